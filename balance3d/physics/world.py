@@ -1,0 +1,496 @@
+"""The World: one pybullet client holding named rigid bodies built from parts.
+
+Every value crossing this API is SI (metres, kilograms, seconds, newtons); the World
+converts to its internal length unit (``PhysicsSettings.length_scale``) itself.
+Orientations are unit quaternions (x, y, z, w).  A body's pose is the pose of its
+part's body frame (centre of mass, principal axes).
+
+Determinism: the engine runs with deterministic overlapping pairs and no sleeping.
+:meth:`World.snapshot` captures every body's part, pose and velocity;
+:meth:`World.restore` rebuilds the engine from it (``resetSimulation`` and the bodies
+in their original order), so a restored world carries no contact cache from before
+and the same snapshot plus the same calls gives bit-identical poses, however often.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pybullet
+from pybullet_utils.bullet_client import BulletClient
+
+from balance3d.meshes.part import Part
+from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
+from balance3d.physics.hulls import hull_obj_path
+from balance3d.physics.settings import PhysicsSettings
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+
+class WorldError(Exception):
+    """Base class of the World's errors."""
+
+
+class InvalidStateError(WorldError):
+    """The simulation left the physical domain (NaN, a body far off the table)."""
+
+
+class OverlapError(WorldError):
+    """A body was released where it overlaps another body."""
+
+
+@dataclass(frozen=True)
+class Contact:
+    """One contact point between two named bodies, as seen from ``body_b``.
+
+    position_a, position_b : (3,) m, the closest points on each body.
+    normal : (3,) unit vector on ``body_b`` pointing towards ``body_a``.
+    distance : m, signed separation (negative = penetration).
+    normal_force : N, the normal force of the last physics step.
+    """
+
+    body_a: str
+    body_b: str
+    position_a: Vec3
+    position_b: Vec3
+    normal: Vec3
+    distance: float
+    normal_force: float
+
+
+@dataclass(frozen=True)
+class SettleReport:
+    """What :meth:`World.settle` did: simulated ``time`` (s) and ``steps`` run, and
+    whether it hit ``settle_max_time`` before every body came to rest."""
+
+    time: float
+    steps: int
+    timed_out: bool
+
+
+@dataclass(frozen=True)
+class BodyState:
+    """A body as a snapshot keeps it: part, static flag, pose and velocity (SI)."""
+
+    name: str
+    part: Part
+    static: bool
+    position: Vec3
+    orientation: Quat
+    linear_velocity: Vec3
+    angular_velocity: Vec3
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Immutable state of a World: its bodies in creation order and its clock (s)."""
+
+    bodies: tuple[BodyState, ...]
+    time: float
+
+
+class World:
+    """Named rigid bodies in one pybullet client (DIRECT unless ``gui``).
+
+    >>> world = World(settings)
+    >>> world.add("table", table_part, (0, 0, -0.02), static=True)
+    >>> world.drop("block", block_part, (0.1, 0, 0.2))
+    >>> report = world.settle()
+    """
+
+    def __init__(self, settings: PhysicsSettings | None = None, *, gui: bool = False) -> None:
+        self.settings = settings or PhysicsSettings()
+        self._client = BulletClient(connection_mode=pybullet.GUI if gui else pybullet.DIRECT)
+        self._ids: dict[str, int] = {}
+        self._names: dict[int, str] = {}
+        self._parts: dict[str, Part] = {}
+        self._static: dict[str, bool] = {}
+        self._shape_cache: dict[int, int] = {}
+        self._steps = 0
+        self._configure()
+
+    # ------------------------------------------------------------------ set-up
+    def _configure(self) -> None:
+        s, c = self.settings, self.settings.length_scale
+        self._client.resetSimulation()
+        self._client.setGravity(0.0, 0.0, -s.gravity * c)
+        self._client.setPhysicsEngineParameter(
+            fixedTimeStep=s.time_step,
+            numSubSteps=s.substeps,
+            numSolverIterations=s.solver_iterations,
+            deterministicOverlappingPairs=1,
+            contactBreakingThreshold=s.contact_breaking_threshold * c,
+            enableSAT=int(s.enable_sat),
+            erp=s.erp,
+            contactERP=s.contact_erp,
+            frictionERP=s.friction_erp,
+            globalCFM=s.global_cfm,
+            useSplitImpulse=int(s.use_split_impulse),
+        )
+        self._shape_cache.clear()
+
+    def close(self) -> None:
+        """Disconnect the pybullet client; the World is unusable afterwards."""
+        if self._client is not None:
+            self._client.disconnect()
+            self._client = None
+
+    def __enter__(self) -> "World":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    @property
+    def client(self) -> BulletClient:
+        """The underlying pybullet client (for renderers and benchmarks)."""
+        return self._client
+
+    def body_id(self, name: str) -> int:
+        """pybullet's unique id of the body ``name``."""
+        try:
+            return self._ids[name]
+        except KeyError:
+            raise KeyError(f"no body named {name!r} in the world") from None
+
+    @property
+    def names(self) -> list[str]:
+        """Body names in creation order."""
+        return list(self._ids)
+
+    @property
+    def dynamic_names(self) -> list[str]:
+        """Names of the bodies that move, in creation order."""
+        return [n for n in self._ids if not self._static[n]]
+
+    def part(self, name: str) -> Part:
+        """The part the body ``name`` was built from."""
+        self.body_id(name)
+        return self._parts[name]
+
+    def is_static(self, name: str) -> bool:
+        """True when the body ``name`` is fixed in place."""
+        self.body_id(name)
+        return self._static[name]
+
+    @property
+    def time(self) -> float:
+        """Simulated time since the world was built, s."""
+        return self._steps * self.settings.time_step
+
+    def _collision_shape(self, part: Part) -> int:
+        key = id(part)
+        if key in self._shape_cache:
+            return self._shape_cache[key]
+        c = self.settings.length_scale
+        client = self._client
+        if len(part.shapes) == 1 and isinstance(part.shapes[0], Hull) and part.shapes[0].position == (0.0, 0.0, 0.0):
+            hull = part.shapes[0]
+            shape = client.createCollisionShape(
+                pybullet.GEOM_MESH, vertices=(np.asarray(hull.vertices) * c).tolist())
+        else:
+            types, radii, halves, lengths, files, positions, orientations = [], [], [], [], [], [], []
+            for piece in part.shapes:
+                radius, half, length, fname = 0.0, (0.0, 0.0, 0.0), 0.0, ""
+                if isinstance(piece, Box):
+                    types.append(pybullet.GEOM_BOX)
+                    half = tuple(h * c for h in piece.half_extents)
+                elif isinstance(piece, Cylinder):
+                    types.append(pybullet.GEOM_CYLINDER)
+                    radius, length = piece.radius * c, piece.height * c
+                elif isinstance(piece, Sphere):
+                    types.append(pybullet.GEOM_SPHERE)
+                    radius = piece.radius * c
+                else:
+                    types.append(pybullet.GEOM_MESH)
+                    fname = hull_obj_path(np.asarray(piece.vertices) * c)
+                radii.append(radius)
+                halves.append(half)
+                lengths.append(length)
+                files.append(fname)
+                positions.append([v * c for v in piece.position])
+                orientations.append(list(piece.orientation))
+            shape = client.createCollisionShapeArray(
+                shapeTypes=types, radii=radii, halfExtents=halves, lengths=lengths,
+                fileNames=files, meshScales=[[1.0, 1.0, 1.0]] * len(types),
+                collisionFramePositions=positions, collisionFrameOrientations=orientations)
+        if shape < 0:
+            raise WorldError(f"pybullet could not build the collision shape of part {part.name!r}")
+        self._shape_cache[key] = shape
+        return shape
+
+    def add(self, name: str, part: Part, position: Vec3, orientation: Quat = (0.0, 0.0, 0.0, 1.0),
+            *, static: bool | None = None, linear_velocity: Vec3 = (0.0, 0.0, 0.0),
+            angular_velocity: Vec3 = (0.0, 0.0, 0.0)) -> None:
+        """Add body ``name`` built from ``part`` with its body frame at ``position``
+        (m) and ``orientation``.  ``static`` defaults to ``part.static``."""
+        if name in self._ids:
+            raise WorldError(f"a body named {name!r} is already in the world")
+        static = part.static if static is None else static
+        c = self.settings.length_scale
+        client = self._client
+        body = client.createMultiBody(
+            baseMass=0.0 if static else part.mass,
+            baseCollisionShapeIndex=self._collision_shape(part),
+            basePosition=[v * c for v in position],
+            baseOrientation=list(orientation),
+        )
+        mat = part.material
+        dynamics = dict(
+            lateralFriction=mat.friction,
+            restitution=mat.restitution,
+            rollingFriction=mat.rolling_friction * c,
+            spinningFriction=mat.spinning_friction * c,
+            collisionMargin=self.settings.collision_margin * c,
+        )
+        if not static:
+            dynamics.update(
+                localInertiaDiagonal=[float(i) * c * c for i in part.inertia],
+                activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
+                linearDamping=0.0,
+                angularDamping=0.0,
+            )
+        client.changeDynamics(body, -1, **dynamics)
+        if not static:
+            client.resetBaseVelocity(body, [v * c for v in linear_velocity], list(angular_velocity))
+        self._ids[name] = body
+        self._names[body] = name
+        self._parts[name] = part
+        self._static[name] = static
+
+    def remove(self, name: str) -> None:
+        """Take body ``name`` out of the world."""
+        body = self.body_id(name)
+        self._client.removeBody(body)
+        del self._ids[name], self._names[body], self._parts[name], self._static[name]
+
+    def overlapping(self, name: str) -> list[str]:
+        """Names of the bodies that body ``name`` penetrates (any negative signed
+        distance), in creation order."""
+        body = self.body_id(name)
+        found = []
+        for other, other_id in self._ids.items():
+            if other == name:
+                continue
+            points = self._client.getClosestPoints(body, other_id, 0.0)
+            if any(p[8] < 0.0 for p in points):
+                found.append(other)
+        return found
+
+    def drop(self, name: str, part: Part, position: Vec3,
+             orientation: Quat = (0.0, 0.0, 0.0, 1.0)) -> None:
+        """Release ``part`` as body ``name`` at rest (zero velocity) at the pose given.
+
+        Raises :class:`OverlapError` (and leaves the world unchanged) when it would
+        overlap another body at release."""
+        self.add(name, part, position, orientation, static=False)
+        hits = self.overlapping(name)
+        if hits:
+            self.remove(name)
+            raise OverlapError(f"{name!r} released at {tuple(round(v, 4) for v in position)} "
+                               f"overlaps {', '.join(hits)}")
+
+    # ------------------------------------------------------------------ state
+    def pose(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(position (3,) m, orientation (4,) quaternion xyzw)`` of body ``name``."""
+        pos, orn = self._client.getBasePositionAndOrientation(self.body_id(name))
+        return np.asarray(pos) / self.settings.length_scale, np.asarray(orn)
+
+    def velocity(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(linear (3,) m/s, angular (3,) rad/s)`` of body ``name``."""
+        lin, ang = self._client.getBaseVelocity(self.body_id(name))
+        return np.asarray(lin) / self.settings.length_scale, np.asarray(ang)
+
+    def set_pose(self, name: str, position: Vec3, orientation: Quat) -> None:
+        """Teleport body ``name`` (velocity unchanged)."""
+        c = self.settings.length_scale
+        self._client.resetBasePositionAndOrientation(
+            self.body_id(name), [v * c for v in position], list(orientation))
+
+    def set_velocity(self, name: str, linear: Vec3, angular: Vec3 = (0.0, 0.0, 0.0)) -> None:
+        """Set body ``name``'s linear (m/s) and angular (rad/s) velocity."""
+        c = self.settings.length_scale
+        self._client.resetBaseVelocity(self.body_id(name), [v * c for v in linear], list(angular))
+
+    def vertices(self, name: str) -> np.ndarray:
+        """(n, 3) float, m: body ``name``'s mesh vertices in world coordinates."""
+        pos, orn = self.pose(name)
+        rot = np.asarray(self._client.getMatrixFromQuaternion(orn)).reshape(3, 3)
+        return self._parts[name].mesh.vertices @ rot.T + pos
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` fixed steps of ``time_step`` seconds."""
+        step = self._client.stepSimulation
+        for _ in range(n):
+            step()
+        self._steps += n
+
+    def _max_speeds(self) -> tuple[float, float]:
+        get = self._client.getBaseVelocity
+        lin_max = ang_max = 0.0
+        for name in self.dynamic_names:
+            lin, ang = get(self._ids[name])
+            lin_max = max(lin_max, math.sqrt(lin[0] ** 2 + lin[1] ** 2 + lin[2] ** 2))
+            ang_max = max(ang_max, math.sqrt(ang[0] ** 2 + ang[1] ** 2 + ang[2] ** 2))
+        return lin_max / self.settings.length_scale, ang_max
+
+    def at_rest(self) -> bool:
+        """True when every dynamic body is below the rest speeds right now."""
+        lin, ang = self._max_speeds()
+        return lin < self.settings.rest_linear_speed and ang < self.settings.rest_angular_speed
+
+    def settle(self, max_time: float | None = None) -> SettleReport:
+        """Step until every dynamic body has stayed below ``rest_linear_speed`` and
+        ``rest_angular_speed`` for ``rest_time`` seconds, or ``max_time`` (default
+        ``settle_max_time``) seconds have passed.  Checks the state for validity as it
+        goes (:class:`InvalidStateError`)."""
+        s = self.settings
+        max_time = s.settle_max_time if max_time is None else max_time
+        chunk = max(1, round(s.rest_check_interval / s.time_step))
+        needed = max(1, math.ceil(s.rest_time / (chunk * s.time_step)))
+        max_steps = max(1, round(max_time / s.time_step))
+        steps = still = 0
+        while steps < max_steps:
+            n = min(chunk, max_steps - steps)
+            self.step(n)
+            steps += n
+            self.check_invalid_state()
+            still = still + 1 if self.at_rest() else 0
+            if still >= needed:
+                return SettleReport(steps * s.time_step, steps, False)
+        return SettleReport(steps * s.time_step, steps, True)
+
+    def check_invalid_state(self) -> None:
+        """Raise :class:`InvalidStateError` naming the first body whose pose is not a
+        finite number or which has left the table (``table_extent``)."""
+        extent = self.settings.table_extent
+        for name in self.dynamic_names:
+            pos, orn = self.pose(name)
+            if not (np.all(np.isfinite(pos)) and np.all(np.isfinite(orn))):
+                raise InvalidStateError(f"body {name!r} has a non-finite pose {pos.tolist()}")
+            if math.hypot(pos[0], pos[1]) > extent or pos[2] < -extent:
+                raise InvalidStateError(
+                    f"body {name!r} left the table: position {np.round(pos, 3).tolist()} m "
+                    f"is beyond table_extent {extent} m")
+
+    # ------------------------------------------------------------------ contacts
+    def _force_scale(self) -> float:
+        """Factor from pybullet's reported normal force to newtons.  With sub-steps
+        Bullet reports the last sub-step's impulse divided by the whole step, so the
+        force reads (substeps) times too small."""
+        return max(1, self.settings.substeps) / self.settings.length_scale
+
+    def contacts(self, a: str | None = None, b: str | None = None, *,
+                 max_distance: float | None = None, min_force: float = 0.0) -> list[Contact]:
+        """Contact points of the last step between ``a`` and ``b`` (either may be None
+        for any body), with signed distance at most ``max_distance`` (m, default
+        ``contact_distance``) and normal force at least ``min_force`` (N).  Each
+        contact is reported once, ordered by body creation order."""
+        c = self.settings.length_scale
+        limit = self.settings.contact_distance if max_distance is None else max_distance
+        kwargs = {}
+        if a is not None:
+            kwargs["bodyA"] = self.body_id(a)
+        if b is not None:
+            kwargs["bodyB"] = self.body_id(b)
+        scale = self._force_scale()
+        found = []
+        for p in self._client.getContactPoints(**kwargs):
+            distance, force = p[8] / c, p[9] * scale
+            if distance > limit or force < min_force:
+                continue
+            if p[1] not in self._names or p[2] not in self._names:
+                continue
+            found.append(Contact(
+                self._names[p[1]], self._names[p[2]],
+                tuple(v / c for v in p[5]), tuple(v / c for v in p[6]),
+                tuple(p[7]), distance, force))
+        order = {n: i for i, n in enumerate(self._ids)}
+        if a is None and b is None:
+            unique = {}
+            for ct in found:
+                if order[ct.body_a] > order[ct.body_b]:
+                    ct = Contact(ct.body_b, ct.body_a, ct.position_b, ct.position_a,
+                                 tuple(-v for v in ct.normal), ct.distance, ct.normal_force)
+                unique.setdefault((ct.body_a, ct.body_b, ct.position_a), ct)
+            found = list(unique.values())
+        found.sort(key=lambda ct: (order[ct.body_a], order[ct.body_b]))
+        return found
+
+    def touching(self, a: str, b: str | None = None) -> set[str]:
+        """Names of the bodies (or just ``b``) touching ``a`` within ``contact_distance``."""
+        out = set()
+        for ct in self.contacts(a, b):
+            out.add(ct.body_b if ct.body_a == a else ct.body_a)
+        return out
+
+    def support_graph(self) -> dict[str, set[str]]:
+        """What rests on what: body name -> names of the bodies that support it.
+
+        A supports B when they touch, the contact carries at least
+        ``contact_min_force`` and its normal, pointing from A to B, is within
+        ``acos(support_min_normal_z)`` of straight up.  Static bodies are the roots
+        and have no supporters.  Every body appears as a key."""
+        s = self.settings
+        graph: dict[str, set[str]] = {n: set() for n in self._ids}
+        for ct in self.contacts(min_force=s.contact_min_force):
+            # normal points from body_b towards body_a
+            if ct.normal[2] >= s.support_min_normal_z and not self._static[ct.body_a]:
+                graph[ct.body_a].add(ct.body_b)
+            elif -ct.normal[2] >= s.support_min_normal_z and not self._static[ct.body_b]:
+                graph[ct.body_b].add(ct.body_a)
+        return graph
+
+    def grounded(self, graph: dict[str, set[str]] | None = None) -> set[str]:
+        """Names of the bodies that rest, through a chain of supports, on a static body
+        (static bodies included)."""
+        graph = self.support_graph() if graph is None else graph
+        reached = {n for n in self._ids if self._static[n]}
+        changed = True
+        while changed:
+            changed = False
+            for name, supporters in graph.items():
+                if name not in reached and supporters & reached:
+                    reached.add(name)
+                    changed = True
+        return reached
+
+    # ------------------------------------------------------------------ snapshots
+    def snapshot(self) -> Snapshot:
+        """Capture every body's part, pose and velocity, and the clock."""
+        bodies = []
+        for name in self._ids:
+            pos, orn = self.pose(name)
+            lin, ang = self.velocity(name)
+            bodies.append(BodyState(name, self._parts[name], self._static[name],
+                                    tuple(pos.tolist()), tuple(orn.tolist()),
+                                    tuple(lin.tolist()), tuple(ang.tolist())))
+        return Snapshot(tuple(bodies), self.time)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Rebuild the engine from ``snapshot`` (see the module docstring)."""
+        self._configure()
+        self._ids.clear()
+        self._names.clear()
+        self._parts.clear()
+        self._static.clear()
+        for b in snapshot.bodies:
+            self.add(b.name, b.part, b.position, b.orientation, static=b.static,
+                     linear_velocity=b.linear_velocity, angular_velocity=b.angular_velocity)
+        self._steps = round(snapshot.time / self.settings.time_step)
+
+    @classmethod
+    def from_snapshot(cls, snapshot: Snapshot, settings: PhysicsSettings) -> "World":
+        """A new World holding the state ``snapshot`` describes."""
+        world = cls(settings)
+        world.restore(snapshot)
+        return world
