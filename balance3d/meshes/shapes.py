@@ -79,8 +79,12 @@ def _pose_matrix(position, orientation) -> np.ndarray:
 
 
 def transform_shape(shape: Shape, transform: np.ndarray) -> Shape:
-    """The same piece seen from another frame: ``transform`` (4, 4) maps old to new."""
+    """The same piece seen from another frame: ``transform`` (4, 4) maps old to new.
+    A hull's pose is baked into its vertices, so hulls always sit at the identity."""
     m = transform @ _pose_matrix(shape.position, shape.orientation)
+    if isinstance(shape, Hull):
+        vertices = np.asarray(shape.vertices) @ m[:3, :3].T + m[:3, 3]
+        return Hull(tuple(map(tuple, vertices.tolist())))
     quat = Rotation.from_matrix(m[:3, :3]).as_quat()
     return replace(shape, position=tuple(float(v) for v in m[:3, 3]),
                    orientation=tuple(float(v) for v in quat))

@@ -26,8 +26,8 @@ def hull_obj_path(vertices: np.ndarray) -> str:
     if not path.exists():
         _CACHE.mkdir(parents=True, exist_ok=True)
         hull = trimesh.convex.convex_hull(vertices)
-        lines = [f"v {x!r} {y!r} {z!r}" for x, y, z in hull.vertices]
-        lines += [f"f {a + 1} {b + 1} {c + 1}" for a, b, c in hull.faces]
+        lines = [f"v {x!r} {y!r} {z!r}" for x, y, z in hull.vertices.tolist()]
+        lines += [f"f {a + 1} {b + 1} {c + 1}" for a, b, c in hull.faces.tolist()]
         fd, tmp = tempfile.mkstemp(dir=_CACHE, suffix=".obj")
         with os.fdopen(fd, "w") as fh:
             fh.write("\n".join(lines) + "\n")

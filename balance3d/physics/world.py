@@ -192,7 +192,7 @@ class World:
             return self._shape_cache[key]
         c = self.settings.length_scale
         client = self._client
-        if len(part.shapes) == 1 and isinstance(part.shapes[0], Hull) and part.shapes[0].position == (0.0, 0.0, 0.0):
+        if len(part.shapes) == 1 and isinstance(part.shapes[0], Hull):
             hull = part.shapes[0]
             shape = client.createCollisionShape(
                 pybullet.GEOM_MESH, vertices=(np.asarray(hull.vertices) * c).tolist())

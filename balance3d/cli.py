@@ -1,0 +1,56 @@
+"""The ``balance3d`` command.  Each sub-command lives in :mod:`balance3d.commands`
+as a module with ``add_parser(subparsers)`` and ``run(args) -> int``; they are
+imported only when needed so that ``balance3d --help`` stays fast and nothing here
+needs a display."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from balance3d import __version__
+
+#: Sub-command name -> module in balance3d.commands.
+COMMANDS = {
+    "scene": "scene",
+    "models": "models",
+    "simulate": "simulate",
+    "replay": "replay",
+}
+
+
+class CommandError(Exception):
+    """A user-facing error: printed as one line, exit status 2, no traceback."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="balance3d", description="Physics simulator for balance and stacking table games.")
+    parser.add_argument("--version", action="version", version=f"balance3d {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, module in COMMANDS.items():
+        mod = importlib.import_module(f"balance3d.commands.{module}")
+        mod.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status (0 ok, 1 a check failed, 2 bad input)."""
+    from balance3d.games.base import GameError
+    from balance3d.physics.world import WorldError
+    from balance3d.scene import SceneError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except (CommandError, SceneError, GameError, WorldError) as exc:
+        print(f"balance3d {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,407 @@
+"""Scene files (TOML) -> validated, immutable :class:`Scene` data.
+
+A scene file describes one game's table: physics settings, materials, parts (built
+with :mod:`balance3d.meshes`), the bodies placed at the start, and a ``[rules]`` table
+that the game reads.  Every quantity is SI (metres, kilograms, seconds, radians).
+
+A file may start from another with ``extends = "other.toml"`` in its ``[scene]``
+table (a path relative to the file): tables merge key by key, the extending file
+wins, and ``[[bodies]]`` arrays concatenate (the base file's bodies first).  Any error names the file, the key and the reason (:class:`SceneError`).
+
+Layout::
+
+    [scene]      name, game, variant, description, extends (optional)
+    [physics]    any field of PhysicsSettings
+    [materials.NAME]   density (kg/m^3), friction, restitution, rolling_friction,
+                       spinning_friction
+    [parts.NAME]       kind, material, static (bool), mass (kg, optional), and the
+                       kind's dimensions (see PART_KINDS)
+    [[bodies]]   name, part, position (m, of the part's design origin), rpy (rad)
+    [rules]      the game's own settings
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from balance3d.meshes import builders
+from balance3d.meshes.part import Material, Part, make_part
+from balance3d.physics.settings import PhysicsSettings
+from balance3d.physics.world import World
+from balance3d.resources import models_dir, scenes_dir
+
+
+class SceneError(ValueError):
+    """A scene file is missing, unreadable or invalid: the message names file, key, reason."""
+
+
+POSITIVE = "positive number"
+VEC3 = "list of 3 positive numbers"
+
+#: Part kinds, their builder and the dimensions each needs (metres unless named).
+PART_KINDS: dict[str, dict[str, str]] = {
+    "box": {"size": VEC3},
+    "cylinder": {"radius": POSITIVE, "height": POSITIVE},
+    "sphere": {"radius": POSITIVE},
+    "prism": {"width": POSITIVE, "height": POSITIVE, "length": POSITIVE},
+    "triangle_plate": {"side": POSITIVE, "thickness": POSITIVE},
+    "triangle_frame": {"side": POSITIVE, "bar_width": POSITIVE, "bar_height": POSITIVE},
+    "letter": {"glyph": "string", "width": POSITIVE, "height": POSITIVE, "thickness": POSITIVE},
+    "stadium": {"length": POSITIVE, "width": POSITIVE, "thickness": POSITIVE},
+}
+_COMMON_PART_KEYS = {"kind", "material", "static", "mass"}
+_MATERIAL_KEYS = {"density": True, "friction": True, "restitution": False,
+                  "rolling_friction": False, "spinning_friction": False}
+
+
+@dataclass(frozen=True)
+class BodySpec:
+    """A body placed at the start: ``part`` with its design origin at ``position``
+    ((3,) m) and orientation ``rpy`` ((3,) rad, roll-pitch-yaw about fixed x, y, z)."""
+
+    name: str
+    part: str
+    position: tuple[float, float, float]
+    rpy: tuple[float, float, float]
+
+
+@dataclass(frozen=True, eq=False)
+class Scene:
+    """A validated scene.  ``data`` is the resolved (merged) file content."""
+
+    name: str
+    game: str
+    variant: str
+    description: str
+    path: Path
+    physics: PhysicsSettings
+    materials: dict[str, Material]
+    parts: dict[str, Part]
+    bodies: tuple[BodySpec, ...]
+    rules: dict[str, Any]
+    data: dict[str, Any] = field(repr=False)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the resolved content (canonical JSON): identifies the physics
+        and rules a record was played with."""
+        blob = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def error(self, key: str, reason: str) -> SceneError:
+        """A :class:`SceneError` about ``key`` of this scene's file."""
+        return SceneError(f"{self.path}: {key}: {reason}")
+
+    def build_world(self, **world_kwargs) -> World:
+        """A World holding this scene's bodies at their start poses."""
+        world = World(self.physics, **world_kwargs)
+        for body in self.bodies:
+            part = self.parts[body.part]
+            pos, quat = body_pose(part, body.position, rpy_to_quat(body.rpy))
+            world.add(body.name, part, pos, quat)
+        return world
+
+    def summary(self) -> dict[str, Any]:
+        """Every body with its part's kind, dimensions, mass and pose, the parts, and
+        the physics settings: what ``balance3d scene show`` prints."""
+        parts = {}
+        for name, part in self.parts.items():
+            spec = self.data["parts"][name]
+            parts[name] = {
+                "kind": spec["kind"],
+                "dimensions": {k: spec[k] for k in PART_KINDS[spec["kind"]]},
+                "material": part.material.name,
+                "static": part.static,
+                "mass_kg": part.mass,
+                "extents_m": [float(v) for v in part.extents],
+            }
+        return {
+            "name": self.name, "game": self.game, "variant": self.variant,
+            "description": self.description, "path": str(self.path), "digest": self.digest,
+            "physics": dict(self.data.get("physics", {}), **_settings_dict(self.physics)),
+            "materials": self.data["materials"],
+            "parts": parts,
+            "bodies": [{"name": b.name, "part": b.part, "position_m": list(b.position),
+                        "rpy_rad": list(b.rpy), "mass_kg": self.parts[b.part].mass,
+                        "static": self.parts[b.part].static} for b in self.bodies],
+            "rules": self.rules,
+        }
+
+
+def _settings_dict(settings: PhysicsSettings) -> dict[str, Any]:
+    return {k: getattr(settings, k) for k in PhysicsSettings.field_types()}
+
+
+def rpy_to_quat(rpy) -> tuple[float, float, float, float]:
+    """Roll-pitch-yaw (rad, fixed axes x then y then z) -> quaternion (x, y, z, w)."""
+    return tuple(float(v) for v in Rotation.from_euler("xyz", rpy).as_quat())
+
+
+def body_pose(part: Part, position, orientation) -> tuple[tuple, tuple]:
+    """Pose of ``part``'s body frame when its design origin is at ``position`` (m)
+    with ``orientation`` (quaternion xyzw)."""
+    rot = Rotation.from_quat(orientation)
+    offset = part.design_from_body
+    body_rot = rot * Rotation.from_matrix(offset[:3, :3])
+    body_pos = np.asarray(position, float) + rot.apply(offset[:3, 3])
+    return tuple(float(v) for v in body_pos), tuple(float(v) for v in body_rot.as_quat())
+
+
+# ---------------------------------------------------------------------- loading
+def list_scenes() -> list[str]:
+    """Names of the bundled scenes (file stems), sorted."""
+    return sorted(p.stem for p in scenes_dir().glob("*.toml"))
+
+
+def resolve_scene_path(name_or_path: str | Path) -> Path:
+    """A bundled scene's path from its name, or the given path itself."""
+    text = str(name_or_path)
+    path = Path(text)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise SceneError(f"{path}: no such scene file")
+        return path.resolve()
+    bundled = scenes_dir() / f"{text}.toml"
+    if not bundled.is_file():
+        raise SceneError(f"no scene named {text!r}; bundled scenes: {', '.join(list_scenes())}")
+    return bundled
+
+
+def load_scene(name_or_path: str | Path) -> Scene:
+    """Load and validate a scene by bundled name (``"tilted"``) or file path."""
+    return _load(resolve_scene_path(name_or_path))
+
+
+@lru_cache(maxsize=64)
+def _load_cached(path: Path, mtime: float) -> Scene:
+    data = _read_merged(path, ())
+    return _validate(path, data)
+
+
+def _load(path: Path) -> Scene:
+    return _load_cached(path, path.stat().st_mtime)
+
+
+def _read(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise SceneError(f"{path}: no such scene file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SceneError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _merge(base: dict, top: dict) -> dict:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _read_merged(path: Path, seen: tuple[Path, ...]) -> dict:
+    if path in seen:
+        raise SceneError(f"{path}: scene.extends: files extend each other in a loop")
+    data = _read(path)
+    parent = data.get("scene", {}).get("extends")
+    if parent is None:
+        return data
+    if not isinstance(parent, str):
+        raise SceneError(f"{path}: scene.extends: must be a file name, got {parent!r}")
+    base = _read_merged((path.parent / parent).resolve(), seen + (path,))
+    merged = _merge(base, data)
+    if isinstance(base.get("bodies"), list) and isinstance(data.get("bodies"), list):
+        merged["bodies"] = base["bodies"] + data["bodies"]
+    merged["scene"].pop("extends", None)
+    return merged
+
+
+class _Checker:
+    """Typed look-ups into one table of a scene file, with errors naming the key."""
+
+    def __init__(self, path: Path, table: Any, prefix: str) -> None:
+        self.path, self.prefix = path, prefix
+        if not isinstance(table, dict):
+            self.fail("", f"must be a table, got {type(table).__name__}")
+        self.table = table
+
+    def fail(self, key: str, reason: str):
+        where = f"{self.prefix}.{key}" if key and self.prefix else (key or self.prefix)
+        raise SceneError(f"{self.path}: {where}: {reason}")
+
+    def get(self, key: str, kind: str, default: Any = ...) -> Any:
+        if key not in self.table:
+            if default is ...:
+                self.fail(key, "missing")
+            return default
+        return check_value(self, key, self.table[key], kind)
+
+    def unknown(self, allowed) -> None:
+        extra = sorted(set(self.table) - set(allowed))
+        if extra:
+            self.fail(extra[0], f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+
+
+def check_value(checker: _Checker, key: str, value: Any, kind: str) -> Any:
+    """Check ``value`` against ``kind`` (see PART_KINDS; also "number", "bool",
+    "string", "int", "nonnegative number", "list of 3 numbers")."""
+    def number(v) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+    if kind == "string":
+        if not isinstance(value, str) or not value:
+            checker.fail(key, f"must be a non-empty string, got {value!r}")
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            checker.fail(key, f"must be true or false, got {value!r}")
+    elif kind == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            checker.fail(key, f"must be a whole number, got {value!r}")
+    elif kind == "positive int":
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            checker.fail(key, f"must be a positive whole number, got {value!r}")
+    elif kind == "number":
+        if not number(value):
+            checker.fail(key, f"must be a finite number, got {value!r}")
+        value = float(value)
+    elif kind == POSITIVE:
+        if not number(value) or value <= 0:
+            checker.fail(key, f"must be a positive number, got {value!r}")
+        value = float(value)
+    elif kind == "nonnegative number":
+        if not number(value) or value < 0:
+            checker.fail(key, f"must be zero or a positive number, got {value!r}")
+        value = float(value)
+    elif kind in (VEC3, "list of 3 numbers"):
+        if not (isinstance(value, list) and len(value) == 3 and all(number(v) for v in value)):
+            checker.fail(key, f"must be a {kind}, got {value!r}")
+        if kind == VEC3 and any(v <= 0 for v in value):
+            checker.fail(key, f"must be a {kind}, got {value!r}")
+        value = tuple(float(v) for v in value)
+    else:
+        raise AssertionError(f"unknown check {kind!r}")
+    return value
+
+
+def _glyphs() -> dict[str, Any]:
+    path = models_dir() / "letters.toml"
+    return _read(path).get("glyphs", {})
+
+
+def _build_part(path: Path, name: str, spec: dict, materials: dict[str, Material]) -> Part:
+    c = _Checker(path, spec, f"parts.{name}")
+    kind = c.get("kind", "string")
+    if kind not in PART_KINDS:
+        c.fail("kind", f"unknown part kind {kind!r} (known: {', '.join(PART_KINDS)})")
+    c.unknown(_COMMON_PART_KEYS | set(PART_KINDS[kind]))
+    material = c.get("material", "string")
+    if material not in materials:
+        c.fail("material", f"unknown material {material!r} (defined: {', '.join(materials)})")
+    static = c.get("static", "bool", False)
+    mass = c.get("mass", POSITIVE, None)
+    dims = {k: c.get(k, t) for k, t in PART_KINDS[kind].items()}
+    try:
+        if kind == "box":
+            built = builders.box(dims["size"])
+        elif kind == "cylinder":
+            built = builders.cylinder(dims["radius"], dims["height"])
+        elif kind == "sphere":
+            built = builders.sphere(dims["radius"])
+        elif kind == "prism":
+            built = builders.triangular_prism(dims["width"], dims["height"], dims["length"])
+        elif kind == "triangle_plate":
+            built = builders.triangle_plate(dims["side"], dims["thickness"])
+        elif kind == "triangle_frame":
+            built = builders.triangle_frame(dims["side"], dims["bar_width"], dims["bar_height"])
+        elif kind == "stadium":
+            built = builders.stadium(dims["length"], dims["width"], dims["thickness"])
+        else:
+            glyphs = _glyphs()
+            if dims["glyph"] not in glyphs:
+                c.fail("glyph", f"unknown glyph {dims['glyph']!r} (models/letters.toml has: "
+                                f"{', '.join(glyphs)})")
+            g = glyphs[dims["glyph"]]
+            scale = np.array([dims["width"] / g["columns"], dims["height"] / g["rows"]] * 2)
+            built = builders.letter(np.asarray(g["rects"], float) * scale, dims["thickness"])
+        return make_part(name, *built, materials[material], mass=mass, static=static,
+                         params=dict(kind=kind, **dims))
+    except ValueError as exc:
+        c.fail("", str(exc))
+
+
+def _validate(path: Path, data: dict) -> Scene:
+    top = _Checker(path, data, "")
+    top.unknown({"scene", "physics", "materials", "parts", "bodies", "rules"})
+    if "scene" not in data:
+        top.fail("scene", "missing")
+    head = _Checker(path, data["scene"], "scene")
+    head.unknown({"name", "game", "variant", "description"})
+    name = head.get("name", "string")
+    game = head.get("game", "string")
+    variant = head.get("variant", "string", "basic")
+    description = head.get("description", "string", "")
+
+    phys = _Checker(path, data.get("physics", {}), "physics")
+    types = PhysicsSettings.field_types()
+    phys.unknown(types)
+    values = {}
+    for key, typ in types.items():
+        if key in phys.table:
+            kind = {bool: "bool", int: "int", float: "number"}[typ]
+            values[key] = phys.get(key, kind)
+    try:
+        physics = PhysicsSettings(**values)
+    except ValueError as exc:
+        key, _, reason = str(exc).partition(" ")
+        raise SceneError(f"{path}: {key}: {reason}") from None
+
+    mats_table = _Checker(path, data.get("materials", {}), "materials")
+    if not mats_table.table:
+        mats_table.fail("", "at least one material is needed")
+    materials = {}
+    for mname, spec in mats_table.table.items():
+        m = _Checker(path, spec, f"materials.{mname}")
+        m.unknown(_MATERIAL_KEYS)
+        vals = {k: m.get(k, POSITIVE if k == "density" else "nonnegative number",
+                         ... if required else 0.0) for k, required in _MATERIAL_KEYS.items()}
+        if vals["restitution"] > 1.0:
+            m.fail("restitution", f"must be within 0..1, got {vals['restitution']}")
+        materials[mname] = Material(mname, **vals)
+
+    parts_table = _Checker(path, data.get("parts", {}), "parts")
+    parts = {pname: _build_part(path, pname, spec, materials)
+             for pname, spec in parts_table.table.items()}
+
+    bodies_raw = data.get("bodies", [])
+    if not isinstance(bodies_raw, list):
+        top.fail("bodies", "must be an array of tables ([[bodies]])")
+    bodies, seen = [], set()
+    for i, spec in enumerate(bodies_raw):
+        b = _Checker(path, spec, f"bodies[{i}]")
+        b.unknown({"name", "part", "position", "rpy"})
+        bname = b.get("name", "string")
+        if bname in seen:
+            b.fail("name", f"duplicate body name {bname!r}")
+        seen.add(bname)
+        part = b.get("part", "string")
+        if part not in parts:
+            b.fail("part", f"unknown part {part!r} (defined: {', '.join(parts)})")
+        bodies.append(BodySpec(bname, part, b.get("position", "list of 3 numbers"),
+                               b.get("rpy", "list of 3 numbers", (0.0, 0.0, 0.0))))
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        top.fail("rules", "must be a table")
+    return Scene(name, game, variant, description, path, physics, materials, parts,
+                 tuple(bodies), rules, data)
