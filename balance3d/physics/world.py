@@ -326,6 +326,18 @@ class World:
         rot = np.asarray(self._client.getMatrixFromQuaternion(orn)).reshape(3, 3)
         return self._parts[name].mesh.vertices @ rot.T + pos
 
+    def height_below(self, points_xy) -> float:
+        """Highest surface (m) under any of ``points_xy`` ((n, 2) m): the top hit of a
+        vertical ray cast down through each point.  Returns ``-table_extent`` when no
+        ray hits anything."""
+        c, top = self.settings.length_scale, self.settings.table_extent
+        points = np.asarray(points_xy, dtype=float).reshape(-1, 2) * c
+        starts = [[x, y, top * c] for x, y in points]
+        ends = [[x, y, -top * c] for x, y in points]
+        hits = self._client.rayTestBatch(starts, ends)
+        heights = [hit[3][2] / c for hit in hits if hit[0] >= 0]
+        return max(heights, default=-top)
+
     # ------------------------------------------------------------------ stepping
     def step(self, n: int = 1) -> None:
         """Advance ``n`` fixed steps of ``time_step`` seconds."""

@@ -1,0 +1,428 @@
+"""The game API shared by every game.
+
+Modelled on OpenSpiel's Python ``State`` (current player, legal actions, apply,
+terminal, returns, clone) and python-chess (``Outcome``, typed errors).
+
+A game is a :class:`State` subclass registered by name (see :mod:`balance3d.games`).
+The state owns one :class:`~balance3d.physics.World` built from its scene.  Between
+turns the world is kept as a :class:`~balance3d.physics.world.Snapshot`; every
+physical action first rebuilds the engine from that snapshot (``World.restore``), so
+a state's future depends only on what :meth:`State.to_dict` holds: a saved, cloned
+or replayed state plays on bit for bit like the original.
+
+Randomness (dice, cards, first player) comes only from ``State.rng``, a NumPy
+``Generator`` seeded with the game's seed and saved with the state.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from balance3d import __version__
+from balance3d.physics.world import BodyState, Snapshot, World
+from balance3d.scene import Scene, load_scene
+
+
+class GameError(Exception):
+    """Base class of the game layer's errors."""
+
+
+class IllegalActionError(GameError):
+    """An action refused before any physics ran; the state is unchanged.
+    ``reason`` says why."""
+
+    def __init__(self, action: "Action", reason: str) -> None:
+        super().__init__(f"illegal action {action_to_dict(action)}: {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class RecordError(GameError):
+    """A saved state, record or action dict is malformed or does not fit the game."""
+
+
+# ---------------------------------------------------------------------- actions
+ACTION_TYPES: dict[str, type] = {}
+
+
+def action_type(name: str):
+    """Class decorator: register a frozen dataclass as the action type ``name``."""
+    def register(cls):
+        if name in ACTION_TYPES:
+            raise ValueError(f"action type {name!r} registered twice")
+        cls.type = name
+        ACTION_TYPES[name] = cls
+        return cls
+    return register
+
+
+@action_type("drop")
+@dataclass(frozen=True)
+class Drop:
+    """Release ``piece`` at rest (zero velocity, touching nothing) above the table.
+
+    x, y : m, world position of the centre of the piece's axis-aligned bounding box
+        at release.
+    height : m, clearance between the piece's lowest point and the highest surface
+        beneath its footprint at release (0 = just touching; must be positive).
+    yaw : rad, rotation about the vertical axis, applied after ``pose``.
+    pose : "flat" (the piece's thinnest dimension vertical), "edge" (its middle
+        dimension vertical) or "upright" (its longest dimension vertical); the
+        dimensions are those of the piece's design frame.
+    """
+
+    piece: str
+    x: float
+    y: float
+    height: float
+    yaw: float = 0.0
+    pose: str = "flat"
+
+
+@action_type("place")
+@dataclass(frozen=True)
+class Place:
+    """Lower ``piece`` onto the numbered placement ``field`` (index into the
+    scene's field list) until it rests, not thrown (Tri-Ba-Lance)."""
+
+    piece: str
+    field: int
+
+
+@action_type("pass")
+@dataclass(frozen=True)
+class Pass:
+    """Decline: skip an optional step, or (where the rules allow) the turn."""
+
+
+@action_type("choose")
+@dataclass(frozen=True)
+class Choose:
+    """A discrete decision named by ``what`` ("buy", "size", "bid", "target", ...)
+    with its ``value``.  Each game documents the decisions it asks for."""
+
+    what: str
+    value: Any = None
+
+
+Action = Drop | Place | Pass | Choose
+
+POSES = ("flat", "edge", "upright")
+
+
+def action_to_dict(action: Any) -> dict[str, Any]:
+    """JSON-ready dict of ``action``: ``{"type": ..., fields...}``."""
+    out = {"type": getattr(action, "type", type(action).__name__)}
+    if dataclasses.is_dataclass(action):
+        out.update(dataclasses.asdict(action))
+    return out
+
+
+def action_from_dict(data: Any) -> Action:
+    """Inverse of :func:`action_to_dict`; :class:`RecordError` names what is wrong."""
+    if not isinstance(data, dict) or "type" not in data:
+        raise RecordError(f"an action must be an object with a 'type', got {data!r}")
+    cls = ACTION_TYPES.get(data["type"])
+    if cls is None:
+        raise RecordError(f"unknown action type {data['type']!r} "
+                          f"(known: {', '.join(sorted(ACTION_TYPES))})")
+    names = {f.name: f for f in dataclasses.fields(cls)}
+    extra = set(data) - set(names) - {"type"}
+    if extra:
+        raise RecordError(f"action {data['type']!r}: unknown field {sorted(extra)[0]!r}")
+    kwargs = {}
+    for name, f in names.items():
+        if name in data:
+            kwargs[name] = data[name]
+        elif f.default is dataclasses.MISSING:
+            raise RecordError(f"action {data['type']!r}: missing field {name!r}")
+    if cls is Drop:
+        for key in ("x", "y", "height", "yaw"):
+            if key in kwargs and (isinstance(kwargs[key], bool)
+                                  or not isinstance(kwargs[key], (int, float))):
+                raise RecordError(f"action 'drop': {key} must be a number, got {kwargs[key]!r}")
+            if key in kwargs:
+                kwargs[key] = float(kwargs[key])
+    return cls(**kwargs)
+
+
+# ---------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class Player:
+    """A seat at the table: ``seat`` (0-based), display ``name`` and the ``bot``
+    playing it (None for a human)."""
+
+    seat: int
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    termination : why it ended (game-specific word, e.g. "last_player").
+    scores : per seat (coins, points, height in m ...).
+    ranks : per seat, 1 = best; tied seats share a rank.
+    """
+
+    termination: str
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats ranked first."""
+        return tuple(i for i, r in enumerate(self.ranks) if r == 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"termination": self.termination, "scores": list(self.scores),
+                "ranks": list(self.ranks), "winners": list(self.winners)}
+
+
+def ranks_from_keys(keys: list) -> tuple[int, ...]:
+    """Competition ranks (1 = best) from per-seat sort keys, higher is better;
+    equal keys share a rank (1, 1, 3)."""
+    return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one applied action did.  Games subclass it with their own fields; every
+    field must be JSON-ready (numbers, strings, lists, dicts)."""
+
+    player: int
+    summary: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": type(self).__name__, **dataclasses.asdict(self)}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the event log: ``turn`` number, acting ``player`` (or None for
+    the game itself), ``kind`` (e.g. "roll", "coins", "eliminated"), readable
+    ``text`` and JSON-ready ``data``."""
+
+    turn: int
+    player: int | None
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+# ---------------------------------------------------------------------- state
+class State(ABC):
+    """One game in progress.  Subclasses implement the ``_``-prefixed hooks."""
+
+    #: Registered game name.
+    name: ClassVar[str]
+    #: Variants the game plays; the first is the default.
+    variants: ClassVar[tuple[str, ...]] = ("basic",)
+    #: Allowed player counts.
+    player_counts: ClassVar[tuple[int, ...]] = (2,)
+
+    def __init__(self, scene: Scene, players: list[Player], seed: int, variant: str) -> None:
+        self.scene = scene
+        self.players = list(players)
+        self.seed = int(seed)
+        self.variant = variant
+        self.rng = np.random.Generator(np.random.PCG64(self.seed))
+        self.events: list[Event] = []
+        self.history: list[dict[str, Any]] = []
+        self.turn = 0
+        self._world: World | None = None
+        self._snapshot: Snapshot | None = None
+
+    # -- construction ----------------------------------------------------------
+    @classmethod
+    def new(cls, scene: Scene, players: list[Player], seed: int, variant: str) -> "State":
+        """A fresh game at its first decision (set-up done, dice rolled)."""
+        if variant not in cls.variants:
+            raise GameError(f"{cls.name}: unknown variant {variant!r} "
+                            f"(known: {', '.join(cls.variants)})")
+        if len(players) not in cls.player_counts:
+            raise GameError(f"{cls.name} ({variant}) plays with "
+                            f"{' or '.join(map(str, cls.player_counts))} players, "
+                            f"not {len(players)}")
+        if scene.game != cls.name:
+            raise GameError(f"scene {scene.name!r} is for {scene.game!r}, not {cls.name!r}")
+        state = cls(scene, players, seed, variant)
+        state._world = scene.build_world()
+        state._setup()
+        state._snapshot = state._world.snapshot()
+        return state
+
+    # -- the world ---------------------------------------------------------------
+    @property
+    def world(self) -> World:
+        """The physics world in its between-turns state (for reading and rendering)."""
+        if self._world is None:
+            self._world = World.from_snapshot(self._snapshot, self.scene.physics)
+        return self._world
+
+    def fresh_world(self) -> World:
+        """The world rebuilt from the between-turns snapshot: call at the start of
+        every physical action so its outcome depends only on the saved state."""
+        self.world.restore(self._snapshot)
+        return self._world
+
+    def commit_world(self) -> None:
+        """Record the world's current state as the new between-turns snapshot."""
+        self._snapshot = self._world.snapshot()
+
+    # -- the API -----------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """Seat to act, or None when the game is over."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """What the current player is asked for (game-specific word, e.g. "drop")."""
+
+    @abstractmethod
+    def legal_pieces(self, player: int | None = None) -> list[str]:
+        """Pieces ``player`` (default: the current player) may play now."""
+
+    @abstractmethod
+    def legal_decisions(self) -> list[Action]:
+        """Every legal non-physical action now (Pass, Choose); empty when the phase
+        asks for a Drop or Place, whose legal set is continuous or per-piece."""
+
+    @abstractmethod
+    def _illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or None when it is legal."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> Verdict:
+        """Carry out a legal action and return its verdict."""
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Deal pieces, roll for the first player, set the world's start pose."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True when the game has ended."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def _state_dict(self) -> dict[str, Any]:
+        """The game-specific part of :meth:`to_dict`."""
+
+    @abstractmethod
+    def _load_state_dict(self, data: dict[str, Any]) -> None:
+        """Inverse of :meth:`_state_dict` (raise RecordError on bad data)."""
+
+    def is_legal(self, action: Action) -> tuple[bool, str]:
+        """``(True, "")`` when ``action`` is legal now, else ``(False, reason)``."""
+        if self.is_over:
+            return False, "the game is over"
+        reason = self._illegal_reason(action)
+        return (reason is None), (reason or "")
+
+    def apply(self, action: Action) -> Verdict:
+        """Play ``action`` for the current player.  Raises
+        :class:`IllegalActionError` (state unchanged) when it is not legal."""
+        ok, reason = self.is_legal(action)
+        if not ok:
+            raise IllegalActionError(action, reason)
+        player = self.current_player
+        verdict = self._apply(action)
+        self.history.append({"turn": self.turn, "player": player,
+                             "action": action_to_dict(action), "verdict": verdict.to_dict()})
+        return verdict
+
+    def log(self, player: int | None, kind: str, text: str, **data: Any) -> None:
+        """Append an event to :attr:`events`."""
+        self.events.append(Event(self.turn, player, kind, text, data))
+
+    def clone(self) -> "State":
+        """An independent copy (its own world) that plays on identically."""
+        return type(self).from_dict(self.to_dict(), scene=self.scene)
+
+    # -- saving ------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready full state: enough to continue the game bit for bit."""
+        snap = self._snapshot
+        return {
+            "balance3d": __version__,
+            "game": self.name,
+            "variant": self.variant,
+            "seed": self.seed,
+            "scene": {"name": self.scene.name, "path": str(self.scene.path),
+                      "digest": self.scene.digest},
+            "players": [dataclasses.asdict(p) for p in self.players],
+            "turn": self.turn,
+            "rng": self.rng.bit_generator.state,
+            "world": {"time": snap.time, "bodies": [
+                {"name": b.name, "part": b.part.name, "static": b.static,
+                 "position": list(b.position), "orientation": list(b.orientation),
+                 "linear_velocity": list(b.linear_velocity),
+                 "angular_velocity": list(b.angular_velocity)} for b in snap.bodies]},
+            "history": self.history,
+            "events": [e.to_dict() for e in self.events],
+            "game_state": self._state_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], scene: Scene | None = None) -> "State":
+        """Rebuild a state saved by :meth:`to_dict`.  The scene is loaded by name
+        (or path) unless given, and must have the saved digest."""
+        try:
+            if data["game"] != cls.name:
+                raise RecordError(f"saved game is {data['game']!r}, not {cls.name!r}")
+            if scene is None:
+                scene = _scene_for(data["scene"])
+            if scene.digest != data["scene"]["digest"]:
+                raise RecordError(f"scene {scene.name!r} has changed since the game was saved "
+                                  f"(digest {scene.digest[:12]} != {data['scene']['digest'][:12]})")
+            players = [Player(**p) for p in data["players"]]
+            state = cls(scene, players, data["seed"], data["variant"])
+            state.turn = int(data["turn"])
+            state.rng.bit_generator.state = data["rng"]
+            bodies = []
+            for b in data["world"]["bodies"]:
+                if b["part"] not in scene.parts:
+                    raise RecordError(f"saved body {b['name']!r} uses unknown part {b['part']!r}")
+                bodies.append(BodyState(b["name"], scene.parts[b["part"]], bool(b["static"]),
+                                        tuple(b["position"]), tuple(b["orientation"]),
+                                        tuple(b["linear_velocity"]), tuple(b["angular_velocity"])))
+            state._snapshot = Snapshot(tuple(bodies), float(data["world"]["time"]))
+            state.history = list(data["history"])
+            state.events = [Event(**e) for e in data["events"]]
+            state._load_state_dict(data["game_state"])
+            return state
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"saved {cls.name} state is malformed: {type(exc).__name__}: {exc}") \
+                from None
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as canonical JSON text (sorted keys, exact floats)."""
+        return json.dumps(self.to_dict(), sort_keys=True, indent=1)
+
+
+def _scene_for(info: dict[str, Any]) -> Scene:
+    """The scene a saved game names: by bundled name, else by its saved path."""
+    from balance3d.scene import SceneError
+    try:
+        return load_scene(info["name"])
+    except SceneError:
+        return load_scene(info["path"])
