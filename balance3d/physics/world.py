@@ -17,8 +17,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pybullet
-from pybullet_utils.bullet_client import BulletClient
+
+from balance3d.physics.quiet import quiet_stdout
+
+with quiet_stdout():
+    import pybullet
+    from pybullet_utils.bullet_client import BulletClient
 
 from balance3d.meshes.part import Part
 from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
@@ -102,7 +106,8 @@ class World:
 
     def __init__(self, settings: PhysicsSettings | None = None, *, gui: bool = False) -> None:
         self.settings = settings or PhysicsSettings()
-        self._client = BulletClient(connection_mode=pybullet.GUI if gui else pybullet.DIRECT)
+        with quiet_stdout():
+            self._client = BulletClient(connection_mode=pybullet.GUI if gui else pybullet.DIRECT)
         self._ids: dict[str, int] = {}
         self._names: dict[int, str] = {}
         self._parts: dict[str, Part] = {}
