@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance3d.physics.quiet import quiet_stdout
+from balance3d.physics.quiet import quiet_output
 
-with quiet_stdout():
+with quiet_output():
     import pybullet
     from pybullet_utils.bullet_client import BulletClient
 
@@ -106,7 +106,7 @@ class World:
 
     def __init__(self, settings: PhysicsSettings | None = None, *, gui: bool = False) -> None:
         self.settings = settings or PhysicsSettings()
-        with quiet_stdout():
+        with quiet_output():
             self._client = BulletClient(connection_mode=pybullet.GUI if gui else pybullet.DIRECT)
         self._ids: dict[str, int] = {}
         self._names: dict[int, str] = {}
