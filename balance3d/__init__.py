@@ -1,6 +1,27 @@
 """balance3d: a true-3D physics simulator for balance and stacking table games.
 
 The core (meshes, physics, scenes, games, bots, command line) needs no display; the
-Panda3D front end in :mod:`balance3d.gui` is imported only when asked for.
+Panda3D front end is imported only when asked for.  ``balance3d.new_game`` and
+``balance3d.load_scene`` are loaded on first use so ``import balance3d`` stays light.
 """
+from __future__ import annotations
+
 __version__ = "0.1.0"
+
+_LAZY = {
+    "new_game": ("balance3d.games", "new_game"),
+    "load_state": ("balance3d.games", "load_state"),
+    "load_scene": ("balance3d.scene", "load_scene"),
+    "World": ("balance3d.physics", "World"),
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module 'balance3d' has no attribute {name!r}")
+
+
+__all__ = ["__version__", *_LAZY]
