@@ -6,7 +6,8 @@ that the game reads.  Every quantity is SI (metres, kilograms, seconds, radians)
 
 A file may start from another with ``extends = "other.toml"`` in its ``[scene]``
 table (a path relative to the file): tables merge key by key, the extending file
-wins, and ``[[bodies]]`` arrays concatenate (the base file's bodies first).  Any error names the file, the key and the reason (:class:`SceneError`).
+wins, and ``[[bodies]]`` arrays concatenate (the base file's bodies first).  Any error
+names the file the offending key came from, the key and the reason (:class:`SceneError`).
 
 Layout::
 
@@ -89,6 +90,7 @@ class Scene:
     bodies: tuple[BodySpec, ...]
     rules: dict[str, Any]
     data: dict[str, Any] = field(repr=False)
+    origins: dict[str, Path] = field(default_factory=dict, repr=False)
 
     @property
     def digest(self) -> str:
@@ -98,8 +100,9 @@ class Scene:
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def error(self, key: str, reason: str) -> SceneError:
-        """A :class:`SceneError` about ``key`` of this scene's file."""
-        return SceneError(f"{self.path}: {key}: {reason}")
+        """A :class:`SceneError` about ``key`` (dotted, e.g. ``"rules.coins"``) of this
+        scene, naming the file that set it."""
+        return SceneError(_message(self.path, self.origins, key, reason))
 
     def build_world(self, **world_kwargs) -> World:
         """A World holding this scene's bodies at their start poses."""
@@ -163,13 +166,16 @@ def list_scenes() -> list[str]:
 
 
 def resolve_scene_path(name_or_path: str | Path) -> Path:
-    """A bundled scene's path from its name, or the given path itself."""
+    """The path of a scene file given as a path, or of the bundled scene ``name``.
+
+    An existing file wins; a text ending in ``.toml`` or holding a folder separator is
+    a path; anything else is a bundled scene's name."""
     text = str(name_or_path)
     path = Path(text)
-    if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
-            raise SceneError(f"{path}: no such scene file")
+    if path.is_file():
         return path.resolve()
+    if path.suffix == ".toml" or "/" in text or "\\" in text:
+        raise SceneError(f"{path}: no such scene file")
     bundled = scenes_dir() / f"{text}.toml"
     if not bundled.is_file():
         raise SceneError(f"no scene named {text!r}; bundled scenes: {', '.join(list_scenes())}")
@@ -177,18 +183,19 @@ def resolve_scene_path(name_or_path: str | Path) -> Path:
 
 
 def load_scene(name_or_path: str | Path) -> Scene:
-    """Load and validate a scene by bundled name (``"tilted"``) or file path."""
-    return _load(resolve_scene_path(name_or_path))
+    """Load and validate a scene by bundled name (``"tilted"``) or file path.
+
+    Loaded scenes are cached by their resolved content, so loading one again is cheap
+    and an edited file (or an edited file it extends) is read afresh."""
+    path = resolve_scene_path(name_or_path)
+    data, origins = _read_merged(path, ())
+    blob = json.dumps(data, sort_keys=True, default=str)
+    return _load_cached(path, blob, tuple(sorted((k, str(v)) for k, v in origins.items())))
 
 
 @lru_cache(maxsize=64)
-def _load_cached(path: Path, mtime: float) -> Scene:
-    data = _read_merged(path, ())
-    return _validate(path, data)
-
-
-def _load(path: Path) -> Scene:
-    return _load_cached(path, path.stat().st_mtime)
+def _load_cached(path: Path, blob: str, origins: tuple[tuple[str, str], ...]) -> Scene:
+    return _validate(_Source(path, {k: Path(v) for k, v in origins}), json.loads(blob))
 
 
 def _read(path: Path) -> dict:
@@ -197,6 +204,10 @@ def _read(path: Path) -> dict:
             return tomllib.load(fh)
     except FileNotFoundError:
         raise SceneError(f"{path}: no such scene file") from None
+    except IsADirectoryError:
+        raise SceneError(f"{path}: is a folder, not a scene file") from None
+    except UnicodeDecodeError as exc:
+        raise SceneError(f"{path}: not valid TOML: not UTF-8 text ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
         raise SceneError(f"{path}: not valid TOML: {exc}") from None
 
@@ -211,35 +222,98 @@ def _merge(base: dict, top: dict) -> dict:
     return out
 
 
-def _read_merged(path: Path, seen: tuple[Path, ...]) -> dict:
+def _note_origins(value: Any, key: str, path: Path, origins: dict[str, Path]) -> None:
+    """Record ``path`` as the origin of ``key`` and of every key below it."""
+    if key:
+        origins[key] = path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _note_origins(v, f"{key}.{k}" if key else str(k), path, origins)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _note_origins(v, f"{key}[{i}]", path, origins)
+
+
+def _read_merged(path: Path, seen: tuple[Path, ...]) -> tuple[dict, dict[str, Path]]:
+    """The file's content merged over what it extends, and the file each key
+    (dotted, ``bodies[i]`` for bodies) came from."""
     if path in seen:
-        raise SceneError(f"{path}: scene.extends: files extend each other in a loop")
+        chain = " -> ".join(p.name for p in (*seen, path))
+        raise SceneError(f"{seen[-1]}: scene.extends: files extend each other in a loop "
+                         f"({chain})")
     data = _read(path)
-    parent = data.get("scene", {}).get("extends")
+    origins: dict[str, Path] = {}
+    _note_origins(data, "", path, origins)
+    head = data.get("scene")
+    parent = head.get("extends") if isinstance(head, dict) else None
     if parent is None:
-        return data
-    if not isinstance(parent, str):
+        return data, origins
+    if not isinstance(parent, str) or not parent:
         raise SceneError(f"{path}: scene.extends: must be a file name, got {parent!r}")
-    base = _read_merged((path.parent / parent).resolve(), seen + (path,))
+    parent_path = (path.parent / parent).resolve()
+    if not parent_path.is_file():
+        raise SceneError(f"{path}: scene.extends: no such scene file {parent_path}")
+    base, merged_origins = _read_merged(parent_path, seen + (path,))
     merged = _merge(base, data)
-    if isinstance(base.get("bodies"), list) and isinstance(data.get("bodies"), list):
-        merged["bodies"] = base["bodies"] + data["bodies"]
+    base_bodies, own_bodies = base.get("bodies"), data.get("bodies")
+    if isinstance(base_bodies, list) and isinstance(own_bodies, list):
+        merged["bodies"] = base_bodies + own_bodies
+        shift = len(base_bodies)
+        for key, origin in list(origins.items()):
+            if key.startswith("bodies["):
+                index, _, rest = key[len("bodies["):].partition("]")
+                origins[f"bodies[{int(index) + shift}]{rest}"] = origin
+                if int(index) < shift:
+                    del origins[key]
+    elif own_bodies is not None:
+        for key in [k for k in merged_origins if k.startswith("bodies[")]:
+            del merged_origins[key]
+    merged_origins.update(origins)
+    merged["scene"] = dict(merged["scene"])
     merged["scene"].pop("extends", None)
-    return merged
+    return merged, merged_origins
+
+
+def _message(top: Path, origins: dict[str, Path], key: str, reason: str) -> str:
+    """``file: key: reason``, naming the file ``key`` (or its nearest enclosing table)
+    came from, and the scene being loaded when that is another file."""
+    probe = key
+    origin = None
+    while probe:
+        if probe in origins:
+            origin = origins[probe]
+            break
+        cut = max(probe.rfind("."), probe.rfind("["))
+        probe = probe[:cut] if cut > 0 else ""
+    origin = origin or top
+    where = f"{origin}: {key}" if key else f"{origin}"
+    via = f" (loading {top})" if origin != top else ""
+    return f"{where}: {reason}{via}"
+
+
+@dataclass(frozen=True)
+class _Source:
+    """The scene file being loaded and where each of its keys came from."""
+
+    path: Path
+    origins: dict[str, Path]
+
+    def error(self, key: str, reason: str) -> SceneError:
+        return SceneError(_message(self.path, self.origins, key, reason))
 
 
 class _Checker:
     """Typed look-ups into one table of a scene file, with errors naming the key."""
 
-    def __init__(self, path: Path, table: Any, prefix: str) -> None:
-        self.path, self.prefix = path, prefix
+    def __init__(self, source: _Source, table: Any, prefix: str) -> None:
+        self.source, self.prefix = source, prefix
         if not isinstance(table, dict):
-            self.fail("", f"must be a table, got {type(table).__name__}")
+            self.fail("", f"must be a table, got {type(table).__name__} {table!r}")
         self.table = table
 
     def fail(self, key: str, reason: str):
         where = f"{self.prefix}.{key}" if key and self.prefix else (key or self.prefix)
-        raise SceneError(f"{self.path}: {where}: {reason}")
+        raise self.source.error(where, reason)
 
     def get(self, key: str, kind: str, default: Any = ...) -> Any:
         if key not in self.table:
@@ -300,8 +374,8 @@ def _glyphs() -> dict[str, Any]:
     return _read(path).get("glyphs", {})
 
 
-def _build_part(path: Path, name: str, spec: dict, materials: dict[str, Material]) -> Part:
-    c = _Checker(path, spec, f"parts.{name}")
+def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Material]) -> Part:
+    c = _Checker(source, spec, f"parts.{name}")
     kind = c.get("kind", "string")
     if kind not in PART_KINDS:
         c.fail("kind", f"unknown part kind {kind!r} (known: {', '.join(PART_KINDS)})")
@@ -312,6 +386,11 @@ def _build_part(path: Path, name: str, spec: dict, materials: dict[str, Material
     static = c.get("static", "bool", False)
     mass = c.get("mass", POSITIVE, None)
     dims = {k: c.get(k, t) for k, t in PART_KINDS[kind].items()}
+    if kind == "letter":
+        glyphs = _glyphs()
+        if dims["glyph"] not in glyphs:
+            c.fail("glyph", f"unknown glyph {dims['glyph']!r} (models/letters.toml has: "
+                            f"{', '.join(glyphs)})")
     try:
         if kind == "box":
             built = builders.box(dims["size"])
@@ -328,10 +407,6 @@ def _build_part(path: Path, name: str, spec: dict, materials: dict[str, Material
         elif kind == "stadium":
             built = builders.stadium(dims["length"], dims["width"], dims["thickness"])
         else:
-            glyphs = _glyphs()
-            if dims["glyph"] not in glyphs:
-                c.fail("glyph", f"unknown glyph {dims['glyph']!r} (models/letters.toml has: "
-                                f"{', '.join(glyphs)})")
             g = glyphs[dims["glyph"]]
             scale = np.array([dims["width"] / g["columns"], dims["height"] / g["rows"]] * 2)
             built = builders.letter(np.asarray(g["rects"], float) * scale, dims["thickness"])
@@ -341,19 +416,19 @@ def _build_part(path: Path, name: str, spec: dict, materials: dict[str, Material
         c.fail("", str(exc))
 
 
-def _validate(path: Path, data: dict) -> Scene:
-    top = _Checker(path, data, "")
+def _validate(source: _Source, data: dict) -> Scene:
+    top = _Checker(source, data, "")
     top.unknown({"scene", "physics", "materials", "parts", "bodies", "rules"})
     if "scene" not in data:
         top.fail("scene", "missing")
-    head = _Checker(path, data["scene"], "scene")
+    head = _Checker(source, data["scene"], "scene")
     head.unknown({"name", "game", "variant", "description"})
     name = head.get("name", "string")
     game = head.get("game", "string")
     variant = head.get("variant", "string", "basic")
     description = head.get("description", "string", "")
 
-    phys = _Checker(path, data.get("physics", {}), "physics")
+    phys = _Checker(source, data.get("physics", {}), "physics")
     types = PhysicsSettings.field_types()
     phys.unknown(types)
     values = {}
@@ -365,14 +440,14 @@ def _validate(path: Path, data: dict) -> Scene:
         physics = PhysicsSettings(**values)
     except ValueError as exc:
         key, _, reason = str(exc).partition(" ")
-        raise SceneError(f"{path}: {key}: {reason}") from None
+        raise source.error(key, reason) from None
 
-    mats_table = _Checker(path, data.get("materials", {}), "materials")
+    mats_table = _Checker(source, data.get("materials", {}), "materials")
     if not mats_table.table:
         mats_table.fail("", "at least one material is needed")
     materials = {}
     for mname, spec in mats_table.table.items():
-        m = _Checker(path, spec, f"materials.{mname}")
+        m = _Checker(source, spec, f"materials.{mname}")
         m.unknown(_MATERIAL_KEYS)
         vals = {k: m.get(k, POSITIVE if k == "density" else "nonnegative number",
                          ... if required else 0.0) for k, required in _MATERIAL_KEYS.items()}
@@ -380,8 +455,8 @@ def _validate(path: Path, data: dict) -> Scene:
             m.fail("restitution", f"must be within 0..1, got {vals['restitution']}")
         materials[mname] = Material(mname, **vals)
 
-    parts_table = _Checker(path, data.get("parts", {}), "parts")
-    parts = {pname: _build_part(path, pname, spec, materials)
+    parts_table = _Checker(source, data.get("parts", {}), "parts")
+    parts = {pname: _build_part(source, pname, spec, materials)
              for pname, spec in parts_table.table.items()}
 
     bodies_raw = data.get("bodies", [])
@@ -389,7 +464,7 @@ def _validate(path: Path, data: dict) -> Scene:
         top.fail("bodies", "must be an array of tables ([[bodies]])")
     bodies, seen = [], set()
     for i, spec in enumerate(bodies_raw):
-        b = _Checker(path, spec, f"bodies[{i}]")
+        b = _Checker(source, spec, f"bodies[{i}]")
         b.unknown({"name", "part", "position", "rpy"})
         bname = b.get("name", "string")
         if bname in seen:
@@ -403,5 +478,5 @@ def _validate(path: Path, data: dict) -> Scene:
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
         top.fail("rules", "must be a table")
-    return Scene(name, game, variant, description, path, physics, materials, parts,
-                 tuple(bodies), rules, data)
+    return Scene(name, game, variant, description, source.path, physics, materials, parts,
+                 tuple(bodies), rules, data, source.origins)
