@@ -1,0 +1,73 @@
+"""The ``random`` bot: a seeded, uniformly random legal action.
+
+Decisions (buy, size, bid, pass ...) are drawn uniformly from
+``state.legal_decisions()``.  A drop draws, independently and uniformly:
+
+- the piece among ``state.legal_pieces()``;
+- the release point (x, y) in the union of the rectangles ``state.drop_area()``
+  (m; a rectangle is chosen with probability proportional to its area);
+- the yaw in [0, pi) rad (a box turned by pi is the same drop);
+- the pose among "flat", "edge" and "upright";
+- the release height in [:data:`HEIGHT_MIN`, :data:`HEIGHT_MAX`] m above the surface
+  beneath.
+
+A draw the game refuses (``state.is_legal``: say, over a frozen block) is drawn
+again, up to :data:`MAX_TRIES` times; then the bot gives up with a
+:class:`~balance3d.bots.BotError`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from balance3d.bots import BotError, bot_rng
+from balance3d.games.base import POSES, Action, Drop, State
+
+#: m, lowest and highest release height (clearance above the surface beneath).
+HEIGHT_MIN = 0.002
+HEIGHT_MAX = 0.05
+#: Drops drawn before giving up when every one is illegal.
+MAX_TRIES = 200
+
+
+def random_drop(state: State, rng: np.random.Generator) -> Drop:
+    """One uniformly random drop for the current player (not checked for legality)."""
+    pieces = state.legal_pieces()
+    if not pieces:
+        raise BotError(f"seat {state.current_player} has no piece to drop")
+    rects = np.asarray(state.drop_area(), dtype=float).reshape(-1, 4)
+    areas = (rects[:, 2] - rects[:, 0]) * (rects[:, 3] - rects[:, 1])
+    if len(rects) == 0 or not areas.sum() > 0:
+        raise BotError(f"seat {state.current_player} has no drop area")
+    x0, y0, x1, y1 = rects[rng.choice(len(rects), p=areas / areas.sum())]
+    return Drop(piece=str(pieces[rng.integers(len(pieces))]),
+                x=float(rng.uniform(x0, x1)), y=float(rng.uniform(y0, y1)),
+                height=float(rng.uniform(HEIGHT_MIN, HEIGHT_MAX)),
+                yaw=float(rng.uniform(0.0, math.pi)),
+                pose=POSES[rng.integers(len(POSES))])
+
+
+class RandomBot:
+    """Uniformly random legal actions from its own generator (game seed, seat)."""
+
+    name = "random"
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.seat = seat
+        self.rng = bot_rng(seed, seat)
+
+    def choose(self, state: State) -> Action:
+        """A random legal action for ``state.current_player`` (state unchanged)."""
+        decisions = state.legal_decisions()
+        if decisions:
+            return decisions[self.rng.integers(len(decisions))]
+        reasons = set()
+        for _ in range(MAX_TRIES):
+            drop = random_drop(state, self.rng)
+            ok, reason = state.is_legal(drop)
+            if ok:
+                return drop
+            reasons.add(reason)
+        raise BotError(f"random bot (seat {self.seat}) found no legal drop in {MAX_TRIES} "
+                       f"tries: {'; '.join(sorted(reasons))}")

@@ -1,0 +1,134 @@
+"""The record format: canonical text, atomic writing, validation messages that name
+the field, and the round trip through a real game."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from balance3d import record as rec
+from balance3d.games.base import Choose, Drop, Pass, RecordError
+
+
+def _minimal() -> dict:
+    """A small well-formed record (not played: enough for the validator)."""
+    def event() -> dict:
+        return {"turn": 0, "player": None, "kind": "roll", "text": "seat 0 starts", "data": {}}
+
+    return {
+        "balance3d": "0.1.0", "format": rec.FORMAT, "game": "tilted", "variant": "basic",
+        "seed": 7, "scene": {"name": "tilted", "digest": "0" * 64},
+        "players": [{"seat": 0, "name": "Ann", "bot": None},
+                    {"seat": 1, "name": "Bob", "bot": "random"}],
+        "setup": [event()],
+        "turns": [
+            {"turn": 0, "player": 0, "events": [],
+             "action": {"type": "drop", "piece": "p0_block_3", "x": 0.1, "y": 0, "height": 0.01,
+                        "yaw": 0.0, "pose": "flat"},
+             "verdict": {"kind": "Verdict", "player": 0, "summary": "no tilt"}},
+            {"turn": 0, "player": 0, "events": [event()],
+             "action": {"type": "choose", "what": "buy", "value": True},
+             "verdict": {"kind": "Verdict", "player": 0, "summary": "bought"}},
+            {"turn": 1, "player": 1, "events": [], "action": {"type": "pass"},
+             "verdict": {"kind": "Verdict", "player": 1, "summary": "passed"}},
+        ],
+        "outcome": None,
+    }
+
+
+def test_parse_minimal_record_gives_players_and_actions():
+    record = rec.parse_record(_minimal())
+    assert [p.name for p in record.players] == ["Ann", "Bob"]
+    assert record.players[1].bot == "random"
+    assert record.actions == (Drop("p0_block_3", 0.1, 0.0, 0.01, 0.0, "flat"),
+                              Choose("buy", True), Pass())
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda r: r["turns"][1]["action"].update(foo=1), "turns[1].action: unknown field 'foo'"),
+    (lambda r: r["turns"][0]["action"].pop("piece"), "turns[0].action: missing field 'piece'"),
+    (lambda r: r["turns"][0]["action"].update(x="left"), "turns[0].action.x: must be a number"),
+    (lambda r: r["turns"][0]["action"].update(pose=3), "turns[0].action.pose: must be a string"),
+    (lambda r: r["turns"][2]["action"].update(type="jump"),
+     "turns[2].action.type: unknown action type \"jump\""),
+    (lambda r: r["turns"][2].pop("verdict"), "turns[2]: missing field 'verdict'"),
+    (lambda r: r["turns"][2].update(player=5), "turns[2].player: no seat 5"),
+    (lambda r: r["turns"][1]["events"][0].update(kind=None),
+     "turns[1].events[0].kind: must be a string"),
+    (lambda r: r.update(seed="7"), "seed: must be an integer"),
+    (lambda r: r.update(seed=True), "seed: must be an integer"),
+    (lambda r: r.update(extra=1), "record: unknown field 'extra'"),
+    (lambda r: r.pop("outcome"), "record: missing field 'outcome'"),
+    (lambda r: r["scene"].pop("digest"), "scene: missing field 'digest'"),
+    (lambda r: r["players"][1].update(seat=0), "players[1].seat: must be 1"),
+    (lambda r: r.update(format=rec.FORMAT + 1), "format: record format"),
+])
+def test_malformed_record_names_field_and_place(edit, message):
+    data = _minimal()
+    edit(data)
+    with pytest.raises(RecordError) as err:
+        rec.parse_record(data)
+    assert str(err.value).startswith(message)
+
+
+def test_load_record_names_the_file_and_json_position(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"game": "tilted",\n "seed": }')
+    with pytest.raises(RecordError, match=r"bad\.json: not JSON: .* line 2 column 10"):
+        rec.load_record(path)
+    data = _minimal()
+    data["turns"][1]["action"]["foo"] = 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(RecordError, match=r"bad\.json: turns\[1\]\.action: unknown field 'foo'"):
+        rec.load_record(path)
+
+
+def test_dumps_is_canonical_and_refuses_nan():
+    data = _minimal()
+    shuffled = dict(reversed(list(copy.deepcopy(data).items())))
+    assert rec.dumps(data) == rec.dumps(shuffled)
+    assert rec.dumps(data).endswith("}\n")
+    assert '\n  "format": 1,\n' in rec.dumps(data)
+    data["seed"] = float("nan")
+    with pytest.raises(RecordError, match="not JSON-ready"):
+        rec.dumps(data)
+
+
+def test_write_record_keeps_a_different_file_unless_forced(tmp_path):
+    path = tmp_path / "game.json"
+    data = _minimal()
+    assert rec.write_record(data, path) == "written"
+    assert rec.write_record(data, path) == "unchanged"
+    other = _minimal()
+    other["seed"] = 8
+    with pytest.raises(RecordError, match="already exists .* --force"):
+        rec.write_record(other, path)
+    assert json.loads(path.read_text())["seed"] == 7
+    assert rec.write_record(other, path, force=True) == "replaced"
+    assert json.loads(path.read_text())["seed"] == 8
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+def test_load_script_takes_a_list_or_a_record(tmp_path):
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps([{"type": "pass"}, {"type": "choose", "what": "buy",
+                                                    "value": False}]))
+    assert rec.load_script(path) == ([Pass(), Choose("buy", False)], None)
+    path.write_text(json.dumps([{"type": "pass", "when": 1}]))
+    with pytest.raises(RecordError, match=r"script\.json: \[0\]: unknown field 'when'"):
+        rec.load_script(path)
+    path.write_text(json.dumps(_minimal()))
+    actions, record = rec.load_script(path)
+    assert actions == list(record.actions) and len(actions) == 3
+
+
+def test_diff_records_names_turn_and_field():
+    a = _minimal()
+    b = copy.deepcopy(a)
+    b["turns"][2]["verdict"]["summary"] = "tilted"
+    b["balance3d"] = "9.9"
+    assert rec.diff_records(a, b) == [
+        'turns[2].verdict.summary: recorded "passed", replayed "tilted"']
+    b["turns"].pop()
+    assert rec.diff_records(a, b)[-1] == "turns: recorded 3 entries, replayed 2"
