@@ -130,7 +130,7 @@ class Scene:
         return {
             "name": self.name, "game": self.game, "variant": self.variant,
             "description": self.description, "path": str(self.path), "digest": self.digest,
-            "physics": dict(self.data.get("physics", {}), **_settings_dict(self.physics)),
+            "physics": _settings_dict(self.physics),
             "materials": self.data["materials"],
             "parts": parts,
             "bodies": [{"name": b.name, "part": b.part, "position_m": list(b.position),
@@ -189,7 +189,7 @@ def load_scene(name_or_path: str | Path) -> Scene:
     and an edited file (or an edited file it extends) is read afresh."""
     path = resolve_scene_path(name_or_path)
     data, origins = _read_merged(path, ())
-    blob = json.dumps(data, sort_keys=True, default=str)
+    blob = json.dumps(data, default=str)  # keeps the file order of keys
     return _load_cached(path, blob, tuple(sorted((k, str(v)) for k, v in origins.items())))
 
 

@@ -1,0 +1,159 @@
+"""The ``balance3d scene`` and ``balance3d models`` commands, through :func:`cli.main`."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trimesh
+
+import balance3d
+from balance3d import cli
+from balance3d.scene import list_scenes, load_scene
+
+BAD_SCENE = """\
+[scene]
+name = "bad"
+game = "tilted"
+
+[materials.wood]
+density = 650.0
+friction = 0.5
+
+[parts.block]
+kind = "box"
+size = [0.05, 0.05, 0.05]
+material = "wood"
+mass = nan
+"""
+
+
+def test_scene_list(capsys):
+    assert cli.main(["scene", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["scene", "game", "variant", "bodies", "description"]
+    rows = {line.split()[0]: line for line in lines[2:]}
+    assert set(rows) == set(list_scenes())
+    for name, line in rows.items():
+        scene = load_scene(name)
+        assert line.split()[1:4] == [scene.game, scene.variant, str(len(scene.bodies))]
+        assert line.endswith(scene.description)
+
+
+def test_scene_show_text_report(capsys):
+    assert cli.main(["scene", "show", "tribalance"]) == 0
+    out = capsys.readouterr().out
+    scene = load_scene("tribalance")
+    assert out.startswith("Scene tribalance: game tribalance, variant basic")
+    assert f"digest  {scene.digest}" in out
+    physics = out.split("\nPhysics\n")[1].split("\n\n")[0].splitlines()
+    assert any(line.split() == ["time_step", f"{scene.physics.time_step:.6g}", "s"]
+               for line in physics)
+    bodies = out.split("\nBodies")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split()[0] for line in bodies[2:]] == [b.name for b in scene.bodies]
+    plate = next(line.split() for line in bodies if line.split()[0] == "plate")
+    assert plate[1:8] == ["plate", "no", f"{scene.parts['plate'].mass:.6g}",
+                          "0.0000", "0.0000", "0.1750", "0.0000"]
+    # aligned: every row of the right-aligned body table ends in the same column
+    assert len({len(line) for line in bodies}) == 1
+    assert "\nRules\n" in out and "unit_mass" in out
+
+
+def test_scene_show_json_is_the_summary(capsys):
+    assert cli.main(["scene", "show", "tower", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    expected = json.loads(json.dumps(load_scene("tower").summary()))
+    assert shown == expected
+    assert {b["name"] for b in shown["bodies"]} == {"table", "base_0", "base_1", "base_2",
+                                                   "base_3"}
+
+
+def test_scene_show_path(tmp_path, capsys):
+    path = tmp_path / "mine.toml"
+    path.write_text(BAD_SCENE.replace("mass = nan\n", "")
+                    + '[[bodies]]\nname = "b"\npart = "block"\nposition = [0, 0, 0.025]\n')
+    assert cli.main(["scene", "show", str(path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["name"] == "bad" and shown["path"] == str(path)
+    assert shown["bodies"][0]["mass_kg"] == pytest.approx(650.0 * 0.05**3)
+
+
+def test_bad_scene_is_one_line_exit_2(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text(BAD_SCENE)
+    assert cli.main(["scene", "show", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"balance3d scene: error: {path}: parts.block.mass: "
+                            "must be a positive number, got nan\n")
+
+
+def test_unknown_scene_exit_2(capsys):
+    assert cli.main(["scene", "show", "chess"]) == 2
+    assert "no scene named 'chess'" in capsys.readouterr().err
+
+
+def test_bad_scene_from_the_shell_has_no_traceback(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(BAD_SCENE.replace("mass = nan", 'kind2 = "x"'))
+    env = dict(os.environ, PYTHONPATH=str(Path(balance3d.__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, "-m", "balance3d.cli", "scene", "show", str(path)],
+                          capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"balance3d scene: error: {path}: parts.block.kind2: unknown key "
+        "(expected one of: kind, mass, material, size, static)"]
+
+
+def test_models_export(tmp_path, capsys):
+    out = tmp_path / "meshes"
+    assert cli.main(["models", "export", "--format", "stl", "--out", str(out),
+                     "--scene", "tilted", "--scene", "tower"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    expected = [out / name / f"{part}.stl" for name in ("tilted", "tower")
+                for part in load_scene(name).parts]
+    assert sorted(out.rglob("*.stl")) == sorted(expected)
+    assert [line.split()[1] for line in printed[:-1]] == [str(p) for p in expected]
+    assert printed[-1] == f"{len(expected)} meshes in {out}"
+    beam = trimesh.load(out / "tilted" / "beam.stl", force="mesh")
+    assert beam.is_watertight
+    assert beam.extents == pytest.approx([0.60, 0.06, 0.012])
+
+
+def test_models_export_every_bundled_scene_by_default(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["models", "export"]) == 0
+    folders = sorted(p.name for p in (tmp_path / "models-export").iterdir())
+    assert folders == list_scenes()
+    assert capsys.readouterr().out.splitlines()[-1].endswith("meshes in models-export")
+
+
+def test_models_export_unwritable_exit_2(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert cli.main(["models", "export", "--out", str(blocker), "--scene", "tilted"]) == 2
+    assert capsys.readouterr().err.startswith("balance3d models: error: cannot write to ")
+
+
+def test_missing_command_module_is_skipped(monkeypatch):
+    monkeypatch.setitem(cli.COMMANDS, "ghost", "ghost_not_written_yet")
+    parser = cli.build_parser()
+    choices = parser._subparsers._group_actions[0].choices
+    assert "ghost" not in choices and "scene" in choices
+
+
+def test_broken_import_inside_a_command_module_propagates(monkeypatch):
+    real = cli.importlib.import_module
+
+    def broken(name):
+        if name == "balance3d.commands.models":
+            raise ModuleNotFoundError("No module named 'meshlib'", name="meshlib")
+        return real(name)
+
+    monkeypatch.setattr(cli.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="meshlib"):
+        cli.build_parser()
