@@ -64,6 +64,12 @@ class Contact:
     normal_force: float
 
 
+def _flip(contact: Contact) -> Contact:
+    """The same contact seen from the other body."""
+    return Contact(contact.body_b, contact.body_a, contact.position_b, contact.position_a,
+                   tuple(-v for v in contact.normal), contact.distance, contact.normal_force)
+
+
 @dataclass(frozen=True)
 class SettleReport:
     """What :meth:`World.settle` did: simulated ``time`` (s) and ``steps`` run, and
@@ -112,7 +118,7 @@ class World:
         self._names: dict[int, str] = {}
         self._parts: dict[str, Part] = {}
         self._static: dict[str, bool] = {}
-        self._shape_cache: dict[int, int] = {}
+        self._shape_cache: dict[int, tuple[Part, int]] = {}
         self._steps = 0
         self._configure()
 
@@ -194,7 +200,8 @@ class World:
     def _collision_shape(self, part: Part) -> int:
         key = id(part)
         if key in self._shape_cache:
-            return self._shape_cache[key]
+            # the cache holds the part itself, so its id cannot be reused by another
+            return self._shape_cache[key][1]
         c = self.settings.length_scale
         client = self._client
         if len(part.shapes) == 1 and isinstance(part.shapes[0], Hull):
@@ -229,7 +236,7 @@ class World:
                 collisionFramePositions=positions, collisionFrameOrientations=orientations)
         if shape < 0:
             raise WorldError(f"pybullet could not build the collision shape of part {part.name!r}")
-        self._shape_cache[key] = shape
+        self._shape_cache[key] = (part, shape)
         return shape
 
     def add(self, name: str, part: Part, position: Vec3, orientation: Quat = (0.0, 0.0, 0.0, 1.0),
@@ -412,6 +419,11 @@ class World:
         for any body), with signed distance at most ``max_distance`` (m, default
         ``contact_distance``) and normal force at least ``min_force`` (N).  Each
         contact is reported once, ordered by body creation order."""
+        if a is None and b is not None:
+            # pybullet's bodyB filter alone misses the contacts where b is body A:
+            # ask from b's side and turn each contact round.
+            return [_flip(ct) for ct in self.contacts(b, None, max_distance=max_distance,
+                                                      min_force=min_force)]
         c = self.settings.length_scale
         limit = self.settings.contact_distance if max_distance is None else max_distance
         kwargs = {}
@@ -436,8 +448,7 @@ class World:
             unique = {}
             for ct in found:
                 if order[ct.body_a] > order[ct.body_b]:
-                    ct = Contact(ct.body_b, ct.body_a, ct.position_b, ct.position_a,
-                                 tuple(-v for v in ct.normal), ct.distance, ct.normal_force)
+                    ct = _flip(ct)
                 unique.setdefault((ct.body_a, ct.body_b, ct.position_a), ct)
             found = list(unique.values())
         found.sort(key=lambda ct: (order[ct.body_a], order[ct.body_b]))
