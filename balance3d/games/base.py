@@ -342,9 +342,9 @@ class State(ABC):
         ok, reason = self.is_legal(action)
         if not ok:
             raise IllegalActionError(action, reason)
-        player = self.current_player
+        player, turn = self.current_player, self.turn
         verdict = self._apply(action)
-        self.history.append({"turn": self.turn, "player": player,
+        self.history.append({"turn": turn, "player": player,
                              "action": action_to_dict(action), "verdict": verdict.to_dict()})
         return verdict
 
