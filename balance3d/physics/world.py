@@ -32,6 +32,10 @@ from balance3d.physics.settings import PhysicsSettings
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 
+#: m: a penetration shallower than this is round-off (a face released exactly on
+#: another reads about -1e-18 m once scaled by ``length_scale``), not an overlap.
+OVERLAP_TOLERANCE = 1e-9
+
 
 class WorldError(Exception):
     """Base class of the World's errors."""
@@ -285,15 +289,16 @@ class World:
         del self._ids[name], self._names[body], self._parts[name], self._static[name]
 
     def overlapping(self, name: str) -> list[str]:
-        """Names of the bodies that body ``name`` penetrates (any negative signed
-        distance), in creation order."""
+        """Names of the bodies that body ``name`` penetrates (signed distance below
+        ``-OVERLAP_TOLERANCE``), in creation order."""
         body = self.body_id(name)
+        limit = -OVERLAP_TOLERANCE * self.settings.length_scale
         found = []
         for other, other_id in self._ids.items():
             if other == name:
                 continue
             points = self._client.getClosestPoints(body, other_id, 0.0)
-            if any(p[8] < 0.0 for p in points):
+            if any(p[8] < limit for p in points):
                 found.append(other)
         return found
 
