@@ -356,32 +356,57 @@ class World:
         return max(heights, default=-top)
 
     # ------------------------------------------------------------------ stepping
+    # The stepping loop and the per-check scan call pybullet's functions directly with
+    # the client id: going through BulletClient builds a functools.partial per call,
+    # which doubled the cost of settle()'s checks (benchmarks/bench_world.py).
     def step(self, n: int = 1) -> None:
         """Advance ``n`` fixed steps of ``time_step`` seconds."""
-        step = self._client.stepSimulation
+        step, cid = pybullet.stepSimulation, self._client._client
         for _ in range(n):
-            step()
+            step(physicsClientId=cid)
         self._steps += n
 
-    def _max_speeds(self) -> tuple[float, float]:
-        get = self._client.getBaseVelocity
+    def _scan(self, check: bool = True) -> tuple[float, float]:
+        """One pass over the dynamic bodies: the largest linear (m/s) and angular
+        (rad/s) speeds; with ``check``, first raise :class:`InvalidStateError` for the
+        first body with a non-finite pose or off the table."""
+        c, cid = self.settings.length_scale, self._client._client
+        extent = self.settings.table_extent * c
+        get_pose, get_velocity = pybullet.getBasePositionAndOrientation, pybullet.getBaseVelocity
         lin_max = ang_max = 0.0
-        for name in self.dynamic_names:
-            lin, ang = get(self._ids[name])
-            lin_max = max(lin_max, math.sqrt(lin[0] ** 2 + lin[1] ** 2 + lin[2] ** 2))
-            ang_max = max(ang_max, math.sqrt(ang[0] ** 2 + ang[1] ** 2 + ang[2] ** 2))
-        return lin_max / self.settings.length_scale, ang_max
+        for name, body in self._ids.items():
+            if self._static[name]:
+                continue
+            if check:
+                (x, y, z), (qx, qy, qz, qw) = get_pose(body, physicsClientId=cid)
+                if not math.isfinite(x + y + z + qx + qy + qz + qw):
+                    raise InvalidStateError(
+                        f"body {name!r} has a non-finite pose {[x / c, y / c, z / c]}")
+                if x * x + y * y > extent * extent or z < -extent:
+                    where = [round(v / c, 3) for v in (x, y, z)]
+                    raise InvalidStateError(
+                        f"body {name!r} left the table: position {where} m is beyond "
+                        f"table_extent {self.settings.table_extent} m")
+            (vx, vy, vz), (wx, wy, wz) = get_velocity(body, physicsClientId=cid)
+            lin, ang = vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz
+            if not math.isfinite(lin + ang):
+                return math.inf, math.inf  # a non-finite speed is not rest
+            lin_max, ang_max = max(lin_max, lin), max(ang_max, ang)
+        return math.sqrt(lin_max) / c, math.sqrt(ang_max)
+
+    def _resting(self, speeds: tuple[float, float]) -> bool:
+        lin, ang = speeds
+        return lin < self.settings.rest_linear_speed and ang < self.settings.rest_angular_speed
 
     def at_rest(self) -> bool:
         """True when every dynamic body is below the rest speeds right now."""
-        lin, ang = self._max_speeds()
-        return lin < self.settings.rest_linear_speed and ang < self.settings.rest_angular_speed
+        return self._resting(self._scan(check=False))
 
     def settle(self, max_time: float | None = None) -> SettleReport:
         """Step until every dynamic body has stayed below ``rest_linear_speed`` and
         ``rest_angular_speed`` for ``rest_time`` seconds, or ``max_time`` (default
-        ``settle_max_time``) seconds have passed.  Checks the state for validity as it
-        goes (:class:`InvalidStateError`)."""
+        ``settle_max_time``) seconds have passed.  Every ``rest_check_interval`` it
+        samples the speeds and checks the state for validity (:class:`InvalidStateError`)."""
         s = self.settings
         max_time = s.settle_max_time if max_time is None else max_time
         chunk = max(1, round(s.rest_check_interval / s.time_step))
@@ -392,24 +417,16 @@ class World:
             n = min(chunk, max_steps - steps)
             self.step(n)
             steps += n
-            self.check_invalid_state()
-            still = still + 1 if self.at_rest() else 0
+            still = still + 1 if self._resting(self._scan()) else 0
             if still >= needed:
                 return SettleReport(steps * s.time_step, steps, False)
         return SettleReport(steps * s.time_step, steps, True)
 
     def check_invalid_state(self) -> None:
-        """Raise :class:`InvalidStateError` naming the first body whose pose is not a
-        finite number or which has left the table (``table_extent``)."""
-        extent = self.settings.table_extent
-        for name in self.dynamic_names:
-            pos, orn = self.pose(name)
-            if not (np.all(np.isfinite(pos)) and np.all(np.isfinite(orn))):
-                raise InvalidStateError(f"body {name!r} has a non-finite pose {pos.tolist()}")
-            if math.hypot(pos[0], pos[1]) > extent or pos[2] < -extent:
-                raise InvalidStateError(
-                    f"body {name!r} left the table: position {np.round(pos, 3).tolist()} m "
-                    f"is beyond table_extent {extent} m")
+        """Raise :class:`InvalidStateError` naming the first dynamic body whose pose is
+        not a finite number or which has left the table (further than
+        ``table_extent`` from the origin horizontally, or below ``-table_extent``)."""
+        self._scan()
 
     # ------------------------------------------------------------------ contacts
     def _force_scale(self) -> float:

@@ -205,6 +205,7 @@ def test_nan_is_an_invalid_state():
     world.drop("fine", BLOCK, (0.2, 0.0, 0.0125))
     world.drop("block", BLOCK, (0.0, 0.0, 0.05))
     world.set_velocity("block", (math.nan, 0.0, 0.0))
+    assert not world.at_rest()
     with pytest.raises(InvalidStateError, match="body 'block' has a non-finite pose"):
         world.settle()
 

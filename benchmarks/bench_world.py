@@ -1,0 +1,393 @@
+"""How fast the World steps, against a bare pybullet loop stepping the same bodies.
+
+For every bundled scene, and for a column of 24 Tower logo pieces on a plinth (with
+the shared settings of ``scenes/shared/common.toml``), this script measures in one run:
+
+* **World steps/s**: wall-clock rate of ``World.step`` (simulated steps per second);
+* **bare steps/s**: a pybullet client built by hand with raw pybullet calls (the same
+  collision shapes, masses, inertia, surface properties and engine parameters, the
+  bodies in the same order) stepped by a plain ``stepSimulation`` loop;
+* **overhead %**: how much longer a World step takes than a bare one,
+  ``(bare / World - 1) * 100``;
+* **real-time factor**: simulated seconds per wall-clock second of the World,
+  ``World steps/s * time_step``;
+* **settle overhead %** and **per check**: the same for ``World.settle``, which every
+  ``rest_check_interval`` samples all speeds and checks the state for validity (rest
+  speeds set unreachably low so it runs to its cap); the per-check cost is timed
+  directly (the same scan, called 1000 times), as step-to-step noise in the heavy
+  scenes is larger than a check.
+
+Each figure is the median of ``--repeats`` runs of ``--seconds`` simulated seconds
+(more for light scenes, so that a run lasts ``--min-wall`` seconds), each from a
+freshly built world.  The bare loop must reproduce the World's poses bit
+for bit (column "same poses"), which shows it steps the same physics.  Targets: World
+overhead <= 10 %; the 24-piece column at >= 5x real time on one core.
+
+    python benchmarks/bench_world.py [--repeats 5] [--seconds 2.0] [--min-wall 0.25]
+
+Writes ``benchmarks/results/world.json`` and ``benchmarks/results/world.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from balance3d.meshes.part import Part
+from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
+from balance3d.physics.hulls import hull_obj_path
+from balance3d.physics.quiet import quiet_output
+from balance3d.physics.settings import PhysicsSettings
+from balance3d.physics.world import World
+from balance3d.resources import scenes_dir
+from balance3d.scene import Scene, body_pose, list_scenes, load_scene, rpy_to_quat
+
+with quiet_output():
+    import pybullet
+
+RESULTS = Path(__file__).resolve().parent / "results"
+#: Overhead of the World over the bare loop allowed by the issue, percent.
+TARGET_OVERHEAD_PCT = 10.0
+#: Real-time factor the 24-piece column must reach.
+TARGET_COLUMN_RTF = 5.0
+#: Pieces in the column benchmark.
+COLUMN_PIECES = 24
+COLUMN_NAME = f"tower-column-{COLUMN_PIECES}"
+#: Calls timed for the cost of one settle() check.
+CHECK_CALLS = 1000
+#: Steps of the bare loop timed to size the runs.
+PROBE_STEPS = 100
+#: Slices each run is cut into, the three runners taking turns (see measure()).
+SLICES = 20
+
+
+# ---------------------------------------------------------------------- scenes
+def column_scene(folder: Path) -> Scene:
+    """24 logo pieces (stadium 0.05 x 0.03 x 0.015 m, wood) stacked flat on a Tower
+    plinth, as a scene file extending the shared settings (written to ``folder``)."""
+    common = scenes_dir() / "shared" / "common.toml"
+    lines = [
+        "[scene]", f'extends = "{common.as_posix()}"', f'name = "{COLUMN_NAME}"',
+        'game = "tower"',
+        f'description = "{COLUMN_PIECES} logo pieces stacked on a plinth"', "",
+        "[parts.base]", 'kind = "box"', "size = [0.10, 0.10, 0.02]", 'material = "wood"',
+        "static = true", "",
+        "[parts.logo]", 'kind = "stadium"', "length = 0.05", "width = 0.03",
+        "thickness = 0.015", 'material = "wood"', "",
+        "[[bodies]]", 'name = "base"', 'part = "base"', "position = [0.0, 0.0, 0.01]", "",
+    ]
+    for i in range(COLUMN_PIECES):
+        z = 0.02 + 0.0075 + 0.015 * i
+        lines += ["[[bodies]]", f'name = "logo_{i}"', 'part = "logo"',
+                  f"position = [0.0, 0.0, {z!r}]", ""]
+    path = folder / f"{COLUMN_NAME}.toml"
+    path.write_text("\n".join(lines))
+    return load_scene(path)
+
+
+# ---------------------------------------------------------------------- bare loop
+@dataclass
+class BareLoop:
+    """A pybullet client built with raw calls, mirroring what World does."""
+
+    client: int
+    ids: list[int]
+
+    def step(self, n: int) -> None:
+        step, cid = pybullet.stepSimulation, self.client
+        for _ in range(n):
+            step(physicsClientId=cid)
+
+    def poses(self) -> list[bytes]:
+        out = []
+        for body in self.ids:
+            pos, orn = pybullet.getBasePositionAndOrientation(body, physicsClientId=self.client)
+            out.append(np.asarray(pos).tobytes() + np.asarray(orn).tobytes())
+        return out
+
+    def close(self) -> None:
+        pybullet.disconnect(physicsClientId=self.client)
+
+
+def _bare_shape(part: Part, s: PhysicsSettings, cid: int) -> int:
+    c = s.length_scale
+    if len(part.shapes) == 1 and isinstance(part.shapes[0], Hull):
+        return pybullet.createCollisionShape(
+            pybullet.GEOM_MESH, vertices=(np.asarray(part.shapes[0].vertices) * c).tolist(),
+            physicsClientId=cid)
+    types, radii, halves, lengths, files, positions, orientations = [], [], [], [], [], [], []
+    for piece in part.shapes:
+        radius, half, length, fname = 0.0, (0.0, 0.0, 0.0), 0.0, ""
+        if isinstance(piece, Box):
+            types.append(pybullet.GEOM_BOX)
+            half = tuple(h * c for h in piece.half_extents)
+        elif isinstance(piece, Cylinder):
+            types.append(pybullet.GEOM_CYLINDER)
+            radius, length = piece.radius * c, piece.height * c
+        elif isinstance(piece, Sphere):
+            types.append(pybullet.GEOM_SPHERE)
+            radius = piece.radius * c
+        else:
+            types.append(pybullet.GEOM_MESH)
+            fname = hull_obj_path(np.asarray(piece.vertices) * c)
+        radii.append(radius)
+        halves.append(half)
+        lengths.append(length)
+        files.append(fname)
+        positions.append([v * c for v in piece.position])
+        orientations.append(list(piece.orientation))
+    return pybullet.createCollisionShapeArray(
+        shapeTypes=types, radii=radii, halfExtents=halves, lengths=lengths, fileNames=files,
+        meshScales=[[1.0, 1.0, 1.0]] * len(types), collisionFramePositions=positions,
+        collisionFrameOrientations=orientations, physicsClientId=cid)
+
+
+def build_bare(scene: Scene, settings: PhysicsSettings) -> BareLoop:
+    """The scene's bodies in a new DIRECT client, with raw pybullet calls only."""
+    s, c = settings, settings.length_scale
+    with quiet_output():
+        cid = pybullet.connect(pybullet.DIRECT)
+    pybullet.resetSimulation(physicsClientId=cid)
+    pybullet.setGravity(0.0, 0.0, -s.gravity * c, physicsClientId=cid)
+    pybullet.setPhysicsEngineParameter(
+        fixedTimeStep=s.time_step, numSubSteps=s.substeps,
+        numSolverIterations=s.solver_iterations, deterministicOverlappingPairs=1,
+        contactBreakingThreshold=s.contact_breaking_threshold * c, enableSAT=int(s.enable_sat),
+        erp=s.erp, contactERP=s.contact_erp, frictionERP=s.friction_erp,
+        globalCFM=s.global_cfm, useSplitImpulse=int(s.use_split_impulse), physicsClientId=cid)
+    shapes: dict[str, int] = {}
+    ids = []
+    for body in scene.bodies:
+        part = scene.parts[body.part]
+        if body.part not in shapes:
+            shapes[body.part] = _bare_shape(part, s, cid)
+        pos, quat = body_pose(part, body.position, rpy_to_quat(body.rpy))
+        uid = pybullet.createMultiBody(
+            baseMass=0.0 if part.static else part.mass,
+            baseCollisionShapeIndex=shapes[body.part],
+            basePosition=[v * c for v in pos], baseOrientation=list(quat), physicsClientId=cid)
+        mat = part.material
+        dynamics = dict(lateralFriction=mat.friction, restitution=mat.restitution,
+                        rollingFriction=mat.rolling_friction * c,
+                        spinningFriction=mat.spinning_friction * c,
+                        collisionMargin=s.collision_margin * c)
+        if not part.static:
+            dynamics.update(localInertiaDiagonal=[float(i) * c * c for i in part.inertia],
+                            activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
+                            linearDamping=0.0, angularDamping=0.0)
+        pybullet.changeDynamics(uid, -1, physicsClientId=cid, **dynamics)
+        if not part.static:
+            pybullet.resetBaseVelocity(uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0],
+                                       physicsClientId=cid)
+        ids.append(uid)
+    return BareLoop(cid, ids)
+
+
+def world_poses(world: World) -> list[bytes]:
+    """The World's poses in engine units, as raw bytes (for the bit-for-bit check)."""
+    out = []
+    for name in world.names:
+        pos, orn = world.client.getBasePositionAndOrientation(world.body_id(name))
+        out.append(np.asarray(pos).tobytes() + np.asarray(orn).tobytes())
+    return out
+
+
+# ---------------------------------------------------------------------- measuring
+def _world(scene: Scene, settings: PhysicsSettings) -> World:
+    """The scene's bodies in a World with ``settings``."""
+    world = World(settings)
+    for body in scene.bodies:
+        part = scene.parts[body.part]
+        world.add(body.name, part, *body_pose(part, body.position, rpy_to_quat(body.rpy)))
+    return world
+
+
+def measure(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict:
+    """Median rates of World.step, the bare loop and World.settle on ``scene``.
+
+    Each run simulates ``seconds``, or longer when that would take less than
+    ``min_wall`` seconds of wall-clock time (light scenes step in microseconds, and
+    millisecond runs are all timer noise).  Each repeat builds the three afresh and
+    advances them side by side in ``SLICES`` slices, in a rotating order, so that a
+    change in the machine's load hits all three alike; the overheads are medians of
+    per-repeat ratios."""
+    s = scene.physics
+    probe = build_bare(scene, s)
+    start = time.perf_counter()
+    probe.step(PROBE_STEPS)
+    step_cost = (time.perf_counter() - start) / PROBE_STEPS
+    probe.close()
+    steps = max(1, round(seconds / s.time_step), math.ceil(min_wall / step_cost))
+    per_slice = math.ceil(steps / SLICES)
+    steps = per_slice * SLICES
+    # rest speeds no body reaches, so settle runs to its cap (max_time = one slice)
+    restless = s.replace(rest_linear_speed=1e-12, rest_angular_speed=1e-12)
+    world_sps, bare_sps, settle_sps, overheads, settle_overheads, per_check = ([] for _ in
+                                                                              range(6))
+    same = True
+    for repeat in range(repeats):
+        world, bare, settler = scene.build_world(), build_bare(scene, s), _world(scene, restless)
+        runs = [("world", lambda: world.step(per_slice)), ("bare", lambda: bare.step(per_slice)),
+                ("settle", lambda: settler.settle(max_time=per_slice * s.time_step))]
+        timed = {kind: 0.0 for kind, _ in runs}
+        settle_steps = 0  # fewer than steps when nothing moves: at rest at once
+        for i in range(SLICES):
+            k = (repeat + i) % len(runs)
+            for kind, run in runs[k:] + runs[:k]:
+                start = time.perf_counter()
+                report = run()
+                timed[kind] += time.perf_counter() - start
+                if kind == "settle":
+                    settle_steps += report.steps
+        same = same and world_poses(world) == bare.poses()
+        start = time.perf_counter()
+        for _ in range(CHECK_CALLS):
+            settler._scan()  # what settle() does at every check
+        per_check.append((time.perf_counter() - start) / CHECK_CALLS)
+        for sim in (world, bare, settler):
+            sim.close()
+        step_world, step_bare = timed["world"] / steps, timed["bare"] / steps
+        step_settle = timed["settle"] / settle_steps
+        world_sps.append(1.0 / step_world)
+        bare_sps.append(1.0 / step_bare)
+        settle_sps.append(1.0 / step_settle)
+        overheads.append((step_world / step_bare - 1.0) * 100.0)
+        settle_overheads.append((step_settle / step_bare - 1.0) * 100.0)
+
+    median = statistics.median
+    return {
+        "scene": scene.name,
+        "bodies": len(scene.bodies),
+        "dynamic_bodies": sum(not scene.parts[b.part].static for b in scene.bodies),
+        "time_step_s": s.time_step,
+        "substeps": s.substeps,
+        "solver_iterations": s.solver_iterations,
+        "length_scale": s.length_scale,
+        "steps": steps,
+        "simulated_seconds": steps * s.time_step,
+        "world_steps_per_s": median(world_sps),
+        "bare_steps_per_s": median(bare_sps),
+        "overhead_pct": median(overheads),
+        "real_time_factor": median(world_sps) * s.time_step,
+        "bare_real_time_factor": median(bare_sps) * s.time_step,
+        "settle_steps_per_s": median(settle_sps),
+        "settle_overhead_pct": median(settle_overheads),
+        "settle_check_us": median(per_check) * 1e6,
+        "same_poses_as_bare": same,
+    }
+
+
+def column_drift(scene: Scene, seconds: float) -> float:
+    """Sideways motion of the column's top piece after ``seconds``, m."""
+    with scene.build_world() as world:
+        top = scene.bodies[-1].name
+        start = world.pose(top)[0]
+        world.step(max(1, round(seconds / scene.physics.time_step)))
+        return float(np.hypot(*(world.pose(top)[0] - start)[:2]))
+
+
+# ---------------------------------------------------------------------- report
+def _settings_text(row: dict) -> str:
+    return (f"time step {row['time_step_s']:.6g} s, {row['substeps']} substeps, "
+            f"{row['solver_iterations']} solver iterations, length scale "
+            f"{row['length_scale']:g}")
+
+
+def markdown(results: dict) -> str:
+    rows = ["| scene | bodies (dynamic) | World steps/s | bare steps/s | overhead % "
+            "| real-time factor | settle overhead % | settle per check | same poses |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|:---:|"]
+    for r in results["scenes"]:
+        rows.append(
+            f"| {r['scene']} | {r['bodies']} ({r['dynamic_bodies']}) "
+            f"| {r['world_steps_per_s']:,.0f} | {r['bare_steps_per_s']:,.0f} "
+            f"| {r['overhead_pct']:+.1f} | {r['real_time_factor']:.1f}x "
+            f"| {r['settle_overhead_pct']:+.1f} | {r['settle_check_us']:.0f} µs "
+            f"| {'yes' if r['same_poses_as_bare'] else 'NO'} |")
+    t = results["targets"]
+    lines = [
+        "# World benchmark", "",
+        f"{results['generated']}, Python {results['python']}, {results['machine']}; median of "
+        f"{results['repeats']} runs of at least {results['simulated_seconds']} simulated s and "
+        f"{results['min_wall_seconds']} wall-clock s each "
+        "(`python benchmarks/bench_world.py`).", "",
+        *rows, "",
+        f"- World overhead over the bare loop <= {t['overhead_pct']:.0f} %: "
+        f"{'met' if t['overhead_met'] else 'NOT met'} (worst {t['worst_overhead_pct']:+.1f} %, "
+        f"{t['worst_overhead_scene']}).",
+        f"- {COLUMN_NAME} >= {t['column_rtf']:.0f}x real time: "
+        f"{'met' if t['column_met'] else 'NOT met'} ({t['column_real_time_factor']:.1f}x; its "
+        f"top piece moved {t['column_top_drift_mm']:.2f} mm sideways in "
+        f"{results['simulated_seconds']} s).",
+        "",
+        "Engine settings per scene (from the scene files): "
+        + "; ".join(sorted({_settings_text(r) for r in results["scenes"]})) + ".",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5, help="runs per figure (median)")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="simulated seconds per run (at least)")
+    parser.add_argument("--min-wall", type=float, default=0.25,
+                        help="wall-clock seconds per run (at least)")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
+    args = parser.parse_args(argv)
+    if args.repeats < 1 or not args.seconds > 0:
+        parser.error("--repeats must be >= 1 and --seconds > 0")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        scenes = [load_scene(name) for name in list_scenes()] + [column_scene(Path(tmp))]
+        results_rows = []
+        for scene in scenes:
+            row = measure(scene, args.seconds, args.repeats, args.min_wall)
+            results_rows.append(row)
+            print(f"{row['scene']:>16}: World {row['world_steps_per_s']:8.0f} steps/s, "
+                  f"bare {row['bare_steps_per_s']:8.0f}, overhead {row['overhead_pct']:+5.1f} %, "
+                  f"{row['real_time_factor']:6.1f}x real time, settle "
+                  f"{row['settle_overhead_pct']:+5.1f} %", flush=True)
+        drift = column_drift(scenes[-1], args.seconds)
+
+    worst = max(results_rows, key=lambda r: r["overhead_pct"])
+    column = results_rows[-1]
+    results = {
+        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "python": platform.python_version(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "repeats": args.repeats,
+        "simulated_seconds": args.seconds,
+        "min_wall_seconds": args.min_wall,
+        "scenes": results_rows,
+        "targets": {
+            "overhead_pct": TARGET_OVERHEAD_PCT,
+            "worst_overhead_pct": worst["overhead_pct"],
+            "worst_overhead_scene": worst["scene"],
+            "overhead_met": worst["overhead_pct"] <= TARGET_OVERHEAD_PCT,
+            "column_rtf": TARGET_COLUMN_RTF,
+            "column_real_time_factor": column["real_time_factor"],
+            "column_met": column["real_time_factor"] >= TARGET_COLUMN_RTF,
+            "column_top_drift_mm": drift * 1000.0,
+        },
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "world.json").write_text(json.dumps(results, indent=2) + "\n")
+    (args.out / "world.md").write_text(markdown(results))
+    print(f"wrote {args.out / 'world.json'} and {args.out / 'world.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
