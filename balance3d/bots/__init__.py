@@ -37,6 +37,7 @@ class Bot(Protocol):
 
 #: Bot name -> "module:Class"; each class is built as ``Class(seed, seat)``.
 REGISTRY: dict[str, str] = {
+    "planner": "balance3d.bots.planner:PlannerBot",
     "random": "balance3d.bots.random_bot:RandomBot",
 }
 
