@@ -1,0 +1,137 @@
+"""Conformance: every registered game, on every bundled scene of that game, keeps the
+promises of the shared game API (``balance3d.games.base.State``).
+
+A game conforms when a random player can always find a legal action (a decision from
+``legal_decisions()``, a ``Drop`` sampled in ``drop_area()`` of one of
+``legal_pieces()``, or a ``Place`` of one of them on a field index) and when, along a
+random playthrough, ``current_player`` is a seat (None once over), ``is_legal``
+agrees with ``apply``, an illegal action changes nothing, ``to_dict`` survives JSON
+and ``from_dict``, a clone is independent, and a finished game's outcome has
+consistent competition ranks.  Variant player counts come from the class's
+``variant_player_counts`` when it has one, else ``player_counts``.
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from balance3d.games import REGISTRY, Drop, IllegalActionError, Place, game_class, new_game
+from balance3d.scene import list_scenes, load_scene
+
+#: Actions played per random playthrough at most.
+MAX_ACTIONS = 40
+#: Random drops or placements tried before a test gives up finding a legal one.
+MAX_TRIES = 300
+#: Placement field indices tried for Place games.
+MAX_FIELDS = 64
+#: Every so many actions, a clone is checked for independence (it runs physics).
+CLONE_EVERY = 10
+
+CASES = [(name, scene) for name in sorted(REGISTRY) for scene in list_scenes()
+         if load_scene(scene).game == name]
+
+
+def counts_for(cls, variant: str) -> tuple[int, ...]:
+    return getattr(cls, "variant_player_counts", {}).get(variant, cls.player_counts)
+
+
+def random_action(state, rng: np.random.Generator):
+    """A uniformly random legal action (see the module docstring)."""
+    decisions = state.legal_decisions()
+    if decisions:
+        return decisions[rng.integers(len(decisions))]
+    pieces = state.legal_pieces()
+    assert pieces, f"{state.name}: no decision and no piece for seat {state.current_player}"
+    if hasattr(state, "drop_area"):
+        rects = np.asarray(state.drop_area(), float).reshape(-1, 4)
+        assert len(rects), f"{state.name}: empty drop area"
+        for _ in range(MAX_TRIES):
+            x0, y0, x1, y1 = rects[rng.integers(len(rects))]
+            action = Drop(str(pieces[rng.integers(len(pieces))]), float(rng.uniform(x0, x1)),
+                          float(rng.uniform(y0, y1)), float(rng.uniform(0.002, 0.02)),
+                          yaw=float(rng.uniform(0.0, math.pi)))
+            if state.is_legal(action)[0]:
+                return action
+    for field in rng.permutation(MAX_FIELDS):
+        action = Place(str(pieces[rng.integers(len(pieces))]), int(field))
+        if state.is_legal(action)[0]:
+            return action
+    raise AssertionError(f"{state.name}: no legal action found for seat {state.current_player}")
+
+
+def check_seat(state) -> None:
+    seat = state.current_player
+    if state.is_over:
+        assert seat is None and state.outcome is not None
+    else:
+        assert isinstance(seat, int) and 0 <= seat < len(state.players)
+        assert state.outcome is None
+
+
+def check_round_trip(state) -> None:
+    text = json.dumps(state.to_dict(), sort_keys=True)
+    again = type(state).from_dict(json.loads(text), scene=state.scene)
+    assert json.dumps(again.to_dict(), sort_keys=True) == text
+    assert again.current_player == state.current_player and again.phase == state.phase
+
+
+def check_outcome(state) -> None:
+    outcome = state.outcome
+    n = len(state.players)
+    assert len(outcome.scores) == len(outcome.ranks) == n
+    for rank in outcome.ranks:    # competition ranks: 1 + how many seats did better
+        assert rank == 1 + sum(1 for other in outcome.ranks if other < rank)
+    assert outcome.winners and all(outcome.ranks[s] == 1 for s in outcome.winners)
+    json.dumps(outcome.to_dict())
+
+
+@pytest.mark.parametrize("name, scene", CASES)
+def test_new_game_for_every_allowed_player_count(name, scene):
+    cls = game_class(name)
+    variant = load_scene(scene).variant
+    assert variant in cls.variants
+    for count in counts_for(cls, variant):
+        state = new_game(name, players=count, seed=count, scene=scene, variant=variant)
+        assert state.name == name and len(state.players) == count
+        assert not state.is_over
+        check_seat(state)
+        check_round_trip(state)
+
+
+@pytest.mark.parametrize("name, scene", CASES)
+def test_a_random_legal_playthrough_keeps_the_invariants(name, scene):
+    cls = game_class(name)
+    variant = load_scene(scene).variant
+    count = max(counts_for(cls, variant)[:2])
+    state = new_game(name, players=count, seed=3, scene=scene, variant=variant)
+    rng = np.random.default_rng(3)
+    for step in range(MAX_ACTIONS):
+        if state.is_over:
+            break
+        action = random_action(state, rng)
+        if step % CLONE_EVERY == 0:
+            before = state.to_json()
+            clone = state.clone()
+            clone.apply(action)
+            assert state.to_json() == before
+        wrong = Place("no-such-piece", -1) if isinstance(action, Drop) else \
+            Drop("no-such-piece", 0.0, 0.0, 0.01)
+        before = state.to_json()
+        ok, reason = state.is_legal(wrong)
+        assert not ok and reason
+        with pytest.raises(IllegalActionError):
+            state.apply(wrong)
+        assert state.to_json() == before
+        assert state.is_legal(action) == (True, "")
+        verdict = state.apply(action)
+        json.dumps(verdict.to_dict())
+        check_seat(state)
+        check_round_trip(state)
+    if state.is_over:
+        check_outcome(state)
+        assert state.legal_decisions() == [] and state.legal_pieces() == []
+        ok, reason = state.is_legal(Drop("no-such-piece", 0.0, 0.0, 0.01))
+        assert not ok and reason
