@@ -491,6 +491,10 @@ def describe_turn(index: int, entry: dict[str, Any], players: list) -> str:
             f"{describe_action(entry['action'])}  ->  {entry['verdict'].get('summary', '')}")
 
 
+#: What a game's outcome scores count, where it is not "score".
+SCORE_NAMES = {"tilted": "coins"}
+
+
 def describe_outcome(record: dict[str, Any]) -> list[str]:
     """Lines giving the ranks and scores of a record (or that it did not finish)."""
     outcome = record["outcome"]
@@ -500,7 +504,7 @@ def describe_outcome(record: dict[str, Any]) -> list[str]:
     order = sorted(range(len(outcome["ranks"])), key=lambda s: (outcome["ranks"][s], s))
     for seat in order:
         lines.append(f"  {outcome['ranks'][seat]}. {player_label(record['players'][seat]):<22} "
-                     f"score {outcome['scores'][seat]:g}")
+                     f"{SCORE_NAMES.get(record['game'], 'score')} {outcome['scores'][seat]:g}")
     return lines
 
 
