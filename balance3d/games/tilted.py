@@ -24,9 +24,10 @@ Setup
     is found by D6 rolls (highest starts, the tied re-roll among themselves; no roll
     in solo).  Play then goes clockwise, i.e. by increasing seat number.  The beam's
     low side is the scene's ``rules.start_low_side`` ("random" draws it from the
-    game's generator after the first-player rolls).  The beam is turned about the
-    fulcrum's apex line from the scene's level pose until its low end is
-    ``start_tip_gap`` above the table, then physics settles it onto the table.
+    game's generator after the first-player rolls).  The beam is tipped physically:
+    from the scene's level pose it is set turning about the fulcrum's apex line at
+    ``start_tip_speed`` towards its low side, and physics brings it down onto the
+    table and settles it.
 Drop legality (checked before any physics)
     The release point (x, y) must lie above the top face of the high side's half of
     the beam (vertically; strictly on the high side of the centre line).  "Above a
@@ -98,7 +99,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.spatial.transform import Rotation
 
 from balance3d.games import tilted_judge as judge
@@ -113,8 +113,8 @@ from balance3d.scene import Scene, load_scene
 DIE_FACES = 6
 
 # Defaults of the scene's [rules] thresholds (each overridable there by name).
-#: m, height of the low end above the table when the beam is let go at setup.
-START_TIP_GAP = 0.0005
+#: rad/s, the push that tips the level beam onto its low side at setup.
+START_TIP_SPEED = 0.2
 #: m, a beam end rests on the table when its lowest point is this close to it.
 END_REST_GAP = 0.002
 #: m, a block-beam contact within this distance of the top face's plane is on it.
@@ -166,8 +166,8 @@ class TiltedRules:
     sections : the beam's sections (m from the centre line, value).
     buy_cost, penalty : coins.  start_low_side : "random", "+x" or "-x" (the beam
     end, in its own frame, resting on the table at the start).
-    start_tip_gap, end_rest_gap, top_face_tolerance, line_width, max_drop_height : m
-    (see the module constants).  auction_min_bid : coins.
+    start_tip_speed : rad/s.  end_rest_gap, top_face_tolerance, line_width,
+    max_drop_height : m (see the module constants).  auction_min_bid : coins.
     """
 
     block_parts: tuple[str, ...]
@@ -178,7 +178,7 @@ class TiltedRules:
     buy_cost: int
     penalty: int
     start_low_side: str = "random"
-    start_tip_gap: float = START_TIP_GAP
+    start_tip_speed: float = START_TIP_SPEED
     end_rest_gap: float = END_REST_GAP
     top_face_tolerance: float = TOP_FACE_TOLERANCE
     line_width: float = LINE_WIDTH
@@ -190,7 +190,7 @@ class TiltedRules:
         """Read and check ``scene.rules``; errors name the file and key."""
         rules = scene.rules
         known = {"unit", "block_parts", "sets", "coins", "start_coins", "sections", "buy_cost",
-                 "penalty", "start_low_side", "start_tip_gap", "end_rest_gap",
+                 "penalty", "start_low_side", "start_tip_speed", "end_rest_gap",
                  "top_face_tolerance", "line_width", "max_drop_height", "auction_min_bid"}
         for key in rules:
             if key not in known:
@@ -229,8 +229,11 @@ class TiltedRules:
             if not np.allclose(dims, want, rtol=1e-6, atol=1e-9):
                 raise scene.error("rules.block_parts",
                                   f"part {name!r} measures {dims} m, not {want} m ({k}u blocks)")
+        beam = scene.parts[_body_part(scene, BEAM)].extents
+        if not beam[0] > max(beam[1], beam[2]):
+            raise scene.error("parts", "the beam's part must be longest along its x axis")
+        half_length = float(beam[0]) / 2.0
         raw = rules.get("sections")
-        half_length = float(max(scene.parts[_body_part(scene, BEAM)].extents)) / 2.0
         if not (isinstance(raw, list) and raw):
             raise scene.error("rules.sections", "must be a list of [from, to, value]")
         sections = []
@@ -256,7 +259,7 @@ class TiltedRules:
             coins=get("coins", int), start_coins=get("start_coins", int),
             sections=tuple(sections), buy_cost=get("buy_cost", int), penalty=get("penalty", int),
             start_low_side=side,
-            start_tip_gap=get("start_tip_gap", float, START_TIP_GAP, positive=True),
+            start_tip_speed=get("start_tip_speed", float, START_TIP_SPEED, positive=True),
             end_rest_gap=get("end_rest_gap", float, END_REST_GAP, positive=True),
             top_face_tolerance=get("top_face_tolerance", float, TOP_FACE_TOLERANCE, positive=True),
             line_width=get("line_width", float, LINE_WIDTH, positive=True),
@@ -435,30 +438,15 @@ class TiltedState(State):
         return seats[0]
 
     def _tip_beam(self, world: World, end: int) -> None:
-        """Turn the beam about the fulcrum's apex line from its scene pose until its
-        ``end`` is ``start_tip_gap`` above the table, then settle it onto the table."""
+        """Tip the beam from its scene pose onto its ``end``: set it turning about the
+        fulcrum's apex line at ``start_tip_speed`` towards that end, then settle."""
         frame = BeamFrame.of(world)
         fulcrum = world.vertices(FULCRUM)
         apex_z = fulcrum[:, 2].max()
         apex_x = float(fulcrum[np.isclose(fulcrum[:, 2], apex_z, atol=1e-9), 0].mean())
         pivot = np.array([apex_x, frame.position[1], apex_z])
-        L, _, T = frame.half
-        corner = frame.to_world([(end * L, 0.0, -T)])[0] - pivot
-        target = judge.table_top(world) + self.rules.start_tip_gap
-        axis = frame.rotation[:, 1]
-
-        def height(angle: float) -> float:
-            return float(pivot[2] + Rotation.from_rotvec(axis * end * angle).apply(corner)[2]
-                         - target)
-
-        if height(0.0) <= 0.0:
-            raise GameError(f"scene {self.scene.name!r}: the level beam's end is already on the "
-                            f"table")
-        angle = brentq(height, 0.0, math.pi / 3, xtol=1e-12)
-        turn = Rotation.from_rotvec(axis * end * angle)
-        pos, quat = world.pose(BEAM)
-        world.set_pose(BEAM, tuple(pivot + turn.apply(pos - pivot)),
-                       tuple((turn * Rotation.from_quat(quat)).as_quat()))
+        spin = frame.rotation[:, 1] * end * self.rules.start_tip_speed
+        world.set_velocity(BEAM, tuple(np.cross(spin, frame.position - pivot)), tuple(spin))
         time, timed_out, _ = self._settle(world)
         if judge.resting_end(world, self.rules.end_rest_gap) != end:
             raise GameError(f"scene {self.scene.name!r}: the beam did not come to rest on its "
@@ -513,10 +501,11 @@ class TiltedState(State):
         elif coins is not None:
             state._bank = state.rules.coins - sum(state._coins)
         if first is not None:
+            state.turn = 0
             if variant == "advanced":
                 state._begin_round(first)
             else:
-                state._current, state._phase = first, "drop"
+                state._begin_turn(first)
         state.log(None, "arranged", "situation arranged by hand", hands=state._hands,
                   coins=state._coins, bank=state._bank, low_end=state._low_end,
                   current=state._current)
@@ -659,7 +648,7 @@ class TiltedState(State):
             return None if isinstance(value, bool) else "buy takes true or false"
         if phase == "size":
             options = self._pending_size["options"]
-            if isinstance(value, bool) or value not in options:
+            if not isinstance(value, int) or isinstance(value, bool) or value not in options:
                 return f"choose one of the lengths {options}"
             return None
         if phase == "auction_order":
