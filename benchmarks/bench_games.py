@@ -1,0 +1,225 @@
+"""How fast Tilted plays, and how well the planner bot plays it.
+
+Measured in one run, on one core (the process is pinned to one CPU when the system
+allows it):
+
+* **judged drop**: wall time of ``State.apply(drop)``, from the release to the
+  verdict (rebuilding the world from the between-turns snapshot, settling, judging,
+  removing returned blocks and settling again).  Every drop of ``--drop-games``
+  2-player games between random bots is timed, and every drop of the 4-player
+  planner games below (whose piles grow higher); the median, 90th percentile and
+  maximum of each set and of both together are reported.
+* **4-player planner game**: wall time of whole basic games of four planner bots
+  (set-up, every bot decision with its trials, every judged drop), one per seed of
+  ``--planner-seeds``.
+* **planner vs random**: the planner's win rate over ``--games`` seeded 2-player
+  basic games against the random bot, seats alternating (game ``i`` has seed ``i``;
+  the planner sits in seat ``i % 2``).
+
+Targets (issue 3): <= 0.15 s per judged drop, <= 60 s per 4-player planner game on
+one core; the planner must beat random clearly.
+
+    python benchmarks/bench_games.py [--games 50] [--drop-games 10] \\
+        [--planner-seeds 0 1 2]
+
+(with balance3d installed, or ``PYTHONPATH=.`` from the checkout).  Writes
+``benchmarks/results/games.json`` and ``benchmarks/results/games.md`` (the Markdown
+table the README quotes).  A full run takes several minutes.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import balance3d
+from balance3d.bots import make_bot, planner
+from balance3d.games import new_game
+from balance3d.games.base import Drop
+
+RESULTS = Path(__file__).resolve().parent / "results"
+#: s, target wall time per judged drop.
+TARGET_DROP = 0.15
+#: s, target wall time per 4-player planner game.
+TARGET_GAME = 60.0
+
+
+def pin_to_one_core() -> int | None:
+    """Pin this process to its lowest allowed CPU; the CPU, or None if not possible."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
+def play_timed(players: list[str], seed: int) -> dict:
+    """Play a whole basic game with the bots named per seat; returns its wall time
+    (s), the wall time of every judged drop (s), the winners' seats and the number
+    of actions."""
+    start = time.perf_counter()
+    state = new_game("tilted", players=len(players), seed=seed, bots=players)
+    bots = [make_bot(name, seed, seat) for seat, name in enumerate(players)]
+    drops = []
+    while not state.is_over:
+        action = bots[state.current_player].choose(state)
+        t = time.perf_counter()
+        state.apply(action)
+        if isinstance(action, Drop):
+            drops.append(time.perf_counter() - t)
+    return {"seed": seed, "bots": players, "wall_s": time.perf_counter() - start,
+            "drops_s": drops, "winners": list(state.outcome.winners),
+            "actions": len(state.history), "coins": list(state.scores)}
+
+
+def spread(values: list[float]) -> dict:
+    """Count, median, 90th percentile and maximum of ``values`` (s)."""
+    return {"count": len(values), "median_s": statistics.median(values),
+            "p90_s": float(np.percentile(values, 90)), "max_s": max(values)}
+
+
+def environment() -> dict:
+    """Where the numbers were measured."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, cwd=Path(__file__).parent, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    import pybullet
+    return {"date": datetime.date.today().isoformat(), "cpu": cpu,
+            "python": platform.python_version(), "pybullet": pybullet.getAPIVersion(),
+            "balance3d": balance3d.__version__, "commit": commit or None,
+            "scene_digest": balance3d.load_scene("tilted").digest,
+            "planner": {"max_trials": planner.MAX_TRIALS, "min_trials": planner.MIN_TRIALS,
+                        "work_budget_body_steps": planner.WORK_BUDGET}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50,
+                        help="2-player planner-vs-random games (default 50)")
+    parser.add_argument("--drop-games", type=int, default=10,
+                        help="2-player random games whose drops are timed (default 10)")
+    parser.add_argument("--planner-seeds", type=int, nargs="+", default=[0, 1, 2],
+                        help="seeds of the 4-player planner games (default 0 1 2)")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
+    args = parser.parse_args(argv)
+
+    cpu = pin_to_one_core()
+    env = environment()
+    env["pinned_cpu"] = cpu
+    print(f"balance3d {env['balance3d']} ({env['commit']}), {env['cpu']}, pinned to CPU {cpu}",
+          flush=True)
+
+    random_drops = []
+    for seed in range(args.drop_games):
+        game = play_timed(["random", "random"], 1000 + seed)
+        random_drops += game["drops_s"]
+        print(f"random game {seed + 1}/{args.drop_games}: {len(game['drops_s'])} drops, "
+              f"median {statistics.median(game['drops_s']):.3f} s", flush=True)
+
+    planner_games, planner_drops = [], []
+    for seed in args.planner_seeds:
+        game = play_timed(["planner"] * 4, seed)
+        planner_drops += game["drops_s"]
+        planner_games.append({k: game[k] for k in ("seed", "wall_s", "actions", "winners")}
+                             | {"drops": len(game["drops_s"])})
+        print(f"4-player planner game, seed {seed}: {game['wall_s']:.1f} s, "
+              f"{len(game['drops_s'])} drops", flush=True)
+
+    matches, wins = [], 0
+    start = time.perf_counter()
+    for seed in range(args.games):
+        seat = seed % 2
+        bots = ["planner", "random"] if seat == 0 else ["random", "planner"]
+        game = play_timed(bots, seed)
+        won = seat in game["winners"]
+        wins += won
+        matches.append({"seed": seed, "planner_seat": seat, "planner_won": won,
+                        "actions": game["actions"], "coins": game["coins"]})
+        print(f"planner vs random {seed + 1}/{args.games}: planner in seat {seat} "
+              f"{'wins' if won else 'loses'} ({wins}/{seed + 1})", flush=True)
+    match_wall = time.perf_counter() - start
+
+    walls = [g["wall_s"] for g in planner_games]
+    results = {
+        "environment": env,
+        "judged_drop": {"random_games": spread(random_drops),
+                        "planner_games": spread(planner_drops),
+                        "all": spread(random_drops + planner_drops),
+                        "target_s": TARGET_DROP},
+        "planner_game_4p": {"games": planner_games, "median_s": statistics.median(walls),
+                            "max_s": max(walls), "target_s": TARGET_GAME},
+        "planner_vs_random": {
+            "games": args.games, "planner_wins": wins, "win_rate": wins / args.games,
+            "win_rate_seat0": _rate([m for m in matches if m["planner_seat"] == 0]),
+            "win_rate_seat1": _rate([m for m in matches if m["planner_seat"] == 1]),
+            "wall_s": match_wall, "matches": matches},
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "games.json").write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    table = markdown(results)
+    (args.out / "games.md").write_text(table)
+    print(table)
+    return 0
+
+
+def _rate(matches: list[dict]) -> float | None:
+    return sum(m["planner_won"] for m in matches) / len(matches) if matches else None
+
+
+def markdown(results: dict) -> str:
+    """The results as the Markdown table the README quotes."""
+    env, drop = results["environment"], results["judged_drop"]
+    game, vs = results["planner_game_4p"], results["planner_vs_random"]
+
+    def row(name: str, s: dict) -> str:
+        ok = "yes" if s["median_s"] <= TARGET_DROP else "**no**"
+        return (f"| judged drop, {name} ({s['count']} drops) | {s['median_s']:.3f} s median, "
+                f"{s['p90_s']:.3f} s p90, {s['max_s']:.2f} s max | <= {TARGET_DROP} s median "
+                f"| {ok} |")
+
+    seeds = ", ".join(f"{g['wall_s']:.1f} s (seed {g['seed']}, {g['drops']} drops)"
+                      for g in game["games"])
+    lines = [
+        "| measure | result | target | met |",
+        "|---|---|---|---|",
+        row("random 2-player games", drop["random_games"]),
+        row("4-player planner games", drop["planner_games"]),
+        row("all", drop["all"]),
+        f"| 4-player planner game, wall | {game['max_s']:.1f} s max: {seeds} | "
+        f"<= {TARGET_GAME:.0f} s | {'yes' if game['max_s'] <= TARGET_GAME else '**no**'} |",
+        f"| planner vs random, 2 players | {vs['planner_wins']}/{vs['games']} won "
+        f"({vs['win_rate']:.0%}; seat 0 {vs['win_rate_seat0']:.0%}, seat 1 "
+        f"{vs['win_rate_seat1']:.0%}) | beats random clearly | "
+        f"{'yes' if vs['win_rate'] >= 0.75 else '**no**'} |",
+        "",
+        f"Measured {env['date']} on {env['cpu']}, one core (CPU {env['pinned_cpu']}), "
+        f"Python {env['python']}, balance3d {env['balance3d']} ({env['commit']}), Tilted scene "
+        f"digest {env['scene_digest'][:12]}; planner budget {env['planner']['max_trials']} "
+        f"trials / {env['planner']['work_budget_body_steps']} body-steps per drop.  "
+        f"`python benchmarks/bench_games.py`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
