@@ -94,6 +94,7 @@ Advanced
 """
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -1103,8 +1104,9 @@ class TiltedState(State):
             "hands": [list(h) for h in self._hands], "supply": list(self._supply),
             "coins": list(self._coins), "bank": self._bank,
             "eliminated": list(self._eliminated), "low_end": self._low_end,
-            "frozen": list(self._frozen), "pending_size": self._pending_size,
-            "auction": self._auction, "returned_queue": list(self._returned_queue),
+            "frozen": list(self._frozen), "pending_size": copy.deepcopy(self._pending_size),
+            "auction": copy.deepcopy(self._auction),
+            "returned_queue": list(self._returned_queue),
             "offender": self._offender, "round_left": list(self._round_left),
             "last_dropper": self._last_dropper,
         }
@@ -1125,8 +1127,8 @@ class TiltedState(State):
         self._eliminated = [int(s) for s in data["eliminated"]]
         self._low_end = int(data["low_end"])
         self._frozen = list(data["frozen"])
-        self._pending_size = data["pending_size"]
-        self._auction = data["auction"]
+        self._pending_size = copy.deepcopy(data["pending_size"])
+        self._auction = copy.deepcopy(data["auction"])
         self._returned_queue = list(data["returned_queue"])
         self._offender = data["offender"]
         self._round_left = [int(s) for s in data["round_left"]]

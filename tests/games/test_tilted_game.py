@@ -287,6 +287,9 @@ def test_returned_blocks_are_auctioned_in_the_offenders_order_then_the_round_goe
     assert "a bid must be" in refused(state, Choose("bid", 0))
     assert "only 2 coins" in refused(state, Choose("bid", 3))
     assert refused(state, Choose("bid", True))
+    before = state.to_json()
+    state.clone().apply(Choose("bid", 2))         # a clone's auction is its own
+    assert state.to_json() == before
     sold = state.apply(Choose("bid", 1))
     assert sold.closed and sold.winner == 1 and sold.price == 1
     assert sold.passed == [0]                   # seat 0 has no coin to raise
