@@ -139,12 +139,21 @@ def write_record(record: dict[str, Any], path: str | Path, *, force: bool = Fals
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
     return status
+
+
+def _umask() -> int:
+    """The process's file-creation mask (mkstemp makes files 0600; a record gets the
+    permissions of any file the user creates)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 # ---------------------------------------------------------------------- reading

@@ -185,3 +185,21 @@ def test_golden_record_replays_byte_for_byte(capsys):
     record = rec.load_record(GOLDEN)
     replayed = rec.replay(record, rec.record_scene(record)).record()
     assert rec.dumps(replayed) == GOLDEN.read_text()
+
+
+def test_a_scene_file_is_recorded_by_path_and_found_again_by_replay(tmp_path, monkeypatch,
+                                                                     capsys):
+    bundled = balance3d.load_scene("tilted-solo").path
+    (tmp_path / "my.toml").write_text(
+        f'[scene]\nextends = "{bundled.as_posix()}"\nname = "my-solo"\n')
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["simulate", "tilted", "--scene", "my.toml", "--bots", "random",
+                     "--seed", "1", "--record", "g.json", "--quiet"]) == 0
+    data = json.loads((tmp_path / "g.json").read_text())
+    assert data["variant"] == "solo" and len(data["players"]) == 1
+    assert data["scene"] == {"name": "my-solo", "file": "my.toml",
+                             "digest": balance3d.load_scene(tmp_path / "my.toml").digest}
+    # From another folder the scene is found next to the record.
+    monkeypatch.chdir(tmp_path.parent)
+    assert cli.main(["replay", str(tmp_path / "g.json"), "--verify", "--quiet"]) == 0
+    assert "verify: ok" in capsys.readouterr().out

@@ -23,8 +23,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from balance3d.games import REGISTRY, new_game
-from balance3d.scene import list_scenes
+from balance3d.games import REGISTRY, game_class, new_game
+from balance3d.scene import list_scenes, load_scene
 
 
 def add_parser(subparsers) -> None:
@@ -36,8 +36,8 @@ def add_parser(subparsers) -> None:
         epilog="bundled scenes: " + ", ".join(list_scenes()))
     p.add_argument("game", choices=sorted(REGISTRY), help="game to play")
     p.add_argument("--players", type=int, metavar="N",
-                   help="number of players (default: one per --bots name, else 2; "
-                        "1 for the solo variant)")
+                   help="number of players (default: one per --bots name, else 2, or "
+                        "the variant's only count: 1 for solo)")
     p.add_argument("--bots", metavar="NAME[,NAME...]",
                    help="bot per seat, comma separated, or one name for every seat "
                         "(default without --script: planner)")
@@ -86,10 +86,14 @@ def run(args: argparse.Namespace) -> int:
         variant = variant or source.variant
         seed = source.seed if seed is None else seed
     seed = 0 if seed is None else seed
+    scene = load_scene(args.scene) if args.scene is not None else None
+    cls = game_class(args.game)
+    variant = variant or (scene.variant if scene is not None else cls.variants[0])
     bots_text = args.bots if (args.bots is not None or args.script is not None) else "planner"
     names = _bot_names(bots_text, players)
     if players is None:
-        players = len(names) if len(names) > 1 else (1 if variant == "solo" else 2)
+        counts = getattr(cls, "variant_player_counts", {}).get(variant, cls.player_counts)
+        players = len(names) if len(names) > 1 else (2 if 2 in counts else min(counts))
         names = names * players if len(names) == 1 else names
     if players < 1:
         raise CommandError(f"--players must be at least 1, got {players}")
@@ -101,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scene is not None and (Path(args.scene).suffix == ".toml"
                                    or Path(args.scene).exists()):
         scene_file = args.scene
-    state = new_game(args.game, players=players, seed=seed, scene=args.scene,
+    state = new_game(args.game, players=players, seed=seed, scene=scene,
                      variant=variant, bots=names or None)
     bots = [make_bot(n, seed, seat) for seat, n in enumerate(names)]
     recorder = rec.Recorder(state, scene_file)
