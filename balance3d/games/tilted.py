@@ -34,9 +34,10 @@ Drop legality (checked before any physics)
     frozen block" is read as: the block's horizontal footprint at release overlaps
     the footprint of a frozen block (stricter than the release point alone, because
     nothing may be *placed on* a frozen block).  The release height must be positive
-    and at most ``max_drop_height`` (a simulator limit: a faster block could pass
-    through the 12 mm beam within one physics step).  A block that would overlap
-    anything at release is refused.
+    and at most ``max_drop_height`` (a simulator limit: a block falling from there
+    moves about 7 mm per 1/240 s step, less than the beam's 12 mm thickness, so the
+    engine finds its contacts before it can pass through; players drop blocks from a
+    few centimetres).  A block that would overlap anything at release is refused.
 Settle
     Physics runs until every body is at rest *and* the beam rests on one of its ends
     (a beam still tipping slowly can look at rest), or until the scene's
@@ -85,8 +86,9 @@ Advanced
     bids first.  Bids are whole coins, at least ``auction_min_bid`` and above the
     current bid, and never more than the bidder's coins; a player who cannot raise
     is passed automatically.  The winner pays the bank, takes the block and starts
-    the next round.  No bid (or an empty supply): nobody buys, and the next round
-    starts with the player after the roller.  Blocks returned by a drop are auctioned
+    the next round, so the player on the winner's right plays last and rolls next
+    ("the die passes to the player on their right").  No bid (or an empty supply):
+    nobody buys, and the next round starts with the player after the roller.  Blocks returned by a drop are auctioned
     one at a time right after the penalty, bidding from the player after the
     offender; with several, the offender picks the next one to auction each time
     (``Choose("auction_order", piece)``), which is the same as choosing the order,
