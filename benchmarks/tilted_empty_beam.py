@@ -4,9 +4,10 @@ For every block length (1u..6u, dropped flat), two yaws (along the beam and acro
 it) and each section (3, 2, 1; the block centred in the section on the high side),
 one drop on the empty beam of the default scene: did it tilt the beam, and what
 value did the judge give the block?  Blocks along the beam too long for section 1
-are moved in until they end 1 mm short of the beam's end.  Then, for the 1u block, the smallest distance
-from the centre line at which it tilts the empty beam (bisection), and the beam's own
-dead band: the moment about the fulcrum contact that holds its low end down.
+are moved in until they end 1 mm short of the beam's end.  Then, for the 1u block,
+the smallest distance from the centre line at which it tilts the empty beam
+(bisection), and the beam's own dead band: the moment about the fulcrum contact
+that holds its low end down.
 
     python benchmarks/tilted_empty_beam.py [--scene tilted-solo] [--height 0.002]
 

@@ -88,11 +88,12 @@ Advanced
     is passed automatically.  The winner pays the bank, takes the block and starts
     the next round, so the player on the winner's right plays last and rolls next
     ("the die passes to the player on their right").  No bid (or an empty supply):
-    nobody buys, and the next round starts with the player after the roller.  Blocks returned by a drop are auctioned
-    one at a time right after the penalty, bidding from the player after the
-    offender; with several, the offender picks the next one to auction each time
-    (``Choose("auction_order", piece)``), which is the same as choosing the order,
-    one pick at a time.  Then the round goes on as if nothing happened.
+    nobody buys, and the next round starts with the player after the roller.
+    Blocks returned by a drop are auctioned one at a time right after the penalty,
+    bidding from the player after the offender; with several, the offender picks
+    the next one to auction each time (``Choose("auction_order", piece)``), which is
+    the same as choosing the order, one pick at a time.  Then the round goes on as
+    if nothing happened.
 """
 from __future__ import annotations
 

@@ -87,7 +87,8 @@ def test_an_overhang_that_does_not_touch_a_section_keeps_the_higher_value():
     reach = np.abs(frame.to_beam(state.world.vertices("4u-1"))[:, 0]).max()
     line = section_bounds(state)[3][1] + state.rules.line_width / 2
     assert reach > line, "the block must hang over section 2 for this test to mean anything"
-    assert block(verdict, "4u-1")["sections"] == [] and block(verdict, "4u-1")["supports"] == ["2u-2"]
+    top = block(verdict, "4u-1")
+    assert top["sections"] == [] and top["supports"] == ["2u-2"]
     assert block(verdict, "2u-2")["sections"] == [3]
     assert verdict.value == verdict.coins_won == 3
 
