@@ -20,6 +20,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from balance3d import record as rec
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -38,8 +40,6 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from balance3d import record as rec
-
     record = rec.load_record(args.record)
     scene = rec.record_scene(record, Path(args.record).resolve().parent,
                              ignore_digest=args.ignore_scene_change)

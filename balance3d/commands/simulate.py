@@ -23,6 +23,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from balance3d import record as rec
+from balance3d.bots import bot_names, make_bot
+from balance3d.commands import CommandError
 from balance3d.games import REGISTRY, game_class, new_game
 from balance3d.scene import list_scenes, load_scene
 
@@ -33,7 +36,7 @@ def add_parser(subparsers) -> None:
         description="Play a whole game headless (bots, or scripted actions), print a "
                     "summary per turn and the result, and write the game record.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="bundled scenes: " + ", ".join(list_scenes()))
+        epilog=f"bots: {', '.join(bot_names())}.  bundled scenes: {', '.join(list_scenes())}.")
     p.add_argument("game", choices=sorted(REGISTRY), help="game to play")
     p.add_argument("--players", type=int, metavar="N",
                    help="number of players (default: one per --bots name, else 2, or "
@@ -48,7 +51,9 @@ def add_parser(subparsers) -> None:
                    help="bundled scene name or scene file (default: the variant's scene)")
     p.add_argument("--script", metavar="FILE",
                    help="play these actions first (list of action dicts, or a record)")
-    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
+    p.add_argument("--record", metavar="FILE",
+                   help="write the game record (JSON) here, atomically; an existing file "
+                        "holding a different record is kept unless --force")
     p.add_argument("--force", action="store_true",
                    help="replace an existing, different record file")
     p.add_argument("--quiet", action="store_true", help="print only the result")
@@ -56,9 +61,7 @@ def add_parser(subparsers) -> None:
 
 
 def _bot_names(text: str | None, players: int | None) -> list[str]:
-    from balance3d.bots import bot_names
-    from balance3d.cli import CommandError
-
+    """Bot name per seat from ``--bots`` text (one name fills every seat)."""
     if text is None:
         return []
     names = [n.strip() for n in text.split(",")]
@@ -73,10 +76,6 @@ def _bot_names(text: str | None, players: int | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from balance3d import record as rec
-    from balance3d.bots import make_bot
-    from balance3d.cli import CommandError
-
     script, source = [], None
     if args.script is not None:
         script, source = rec.load_script(args.script)
