@@ -8,6 +8,8 @@ import json
 import pytest
 
 from balance3d import record as rec
+from balance3d.bots import make_bot
+from balance3d.games import new_game
 from balance3d.games.base import Choose, Drop, Pass, RecordError
 
 
@@ -132,3 +134,20 @@ def test_diff_records_names_turn_and_field():
         'turns[2].verdict.summary: recorded "passed", replayed "tilted"']
     b["turns"].pop()
     assert rec.diff_records(a, b)[-1] == "turns: recorded 3 entries, replayed 2"
+
+
+def test_round_trip_through_a_real_game():
+    state = new_game("tilted", players=2, seed=9, bots=["random", "random"])
+    recorder = rec.Recorder(state)
+    bots = [make_bot("random", 9, seat) for seat in range(2)]
+    for _ in range(4):
+        recorder.apply(bots[state.current_player].choose(state))
+    data = recorder.record()
+    assert data["outcome"] is None and len(data["turns"]) == 4
+    assert data["setup"] == [e.to_dict() for e in state.events[:len(data["setup"])]]
+    assert [t["action"] for t in data["turns"]] == [h["action"] for h in state.history]
+    loaded = rec.parse_record(json.loads(rec.dumps(data)))
+    assert loaded.data == data
+    replayed = rec.replay(loaded, rec.record_scene(loaded)).record()
+    assert rec.dumps(replayed) == rec.dumps(data)
+    assert rec.diff_records(data, replayed) == []
