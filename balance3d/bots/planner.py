@@ -12,7 +12,7 @@ Drops
     what a judged drop's wall time is proportional to).  Both are deterministic
     (never a wall-clock limit), so the same game always gets the same moves.
 
-    The candidates lie the block *across* the beam (flat, long axis across), its
+    The candidates lay the block *across* the beam (flat, long axis across), its
     centre on the beam's centre line, as far out in a section as it can while
     touching only that section (:data:`LINE_MARGIN` inside the section's outer
     line): the most torque a block can give and still earn the section's value.
@@ -55,8 +55,9 @@ from balance3d.physics.world import WorldError
 MAX_TRIALS = 10
 #: Trials per drop decision whatever their work.
 MIN_TRIALS = 2
-#: body-steps (physics steps x bodies moving) simulated per drop decision, at most:
-#: about 1 s of trials on one 2020s laptop core (some 60 us per body-step).
+#: body-steps (physics steps settled x bodies on the beam) simulated per drop
+#: decision, at most: about 1 s of trials at the ~60 us per body-step measured on
+#: the benchmark machine (benchmarks/bench_games.py).
 WORK_BUDGET = 16000
 #: m, clearance between a candidate block's footprint and a section's line.
 LINE_MARGIN = 0.004
