@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from balance3d.games import Choose, Drop, IllegalActionError, Pass, Place, new_game
+from balance3d.games import (Choose, Drop, GameError, IllegalActionError, Pass, Place,
+                             new_game)
 from balance3d.games.tilted import (TiltedAuctionVerdict, TiltedBuyVerdict, TiltedState,
                                     TiltedVerdict, piece_length, roll_d6)
 from balance3d.games.tilted_judge import BeamFrame
@@ -203,14 +204,15 @@ def test_solo_ends_when_the_player_has_no_block_and_scores_the_coins_left():
 
 
 def test_variants_check_their_player_counts():
-    with pytest.raises(Exception, match="solo"):
+    with pytest.raises(GameError, match="solo"):
         new_game("tilted", players=2, variant="solo")
-    with pytest.raises(Exception, match="basic"):
+    with pytest.raises(GameError, match="basic"):
         new_game("tilted", players=1)
     assert new_game("tilted", players=4, seed=2).current_player in range(4)
 
 
 def test_the_first_player_is_the_highest_roll_with_ties_rolled_again():
+    rerolls = 0
     for seed in range(6):
         state = new_game("tilted", players=4, seed=seed)
         rolls = [e.data["rolls"] for e in state.events if e.kind == "roll"]
@@ -220,6 +222,8 @@ def test_the_first_player_is_the_highest_roll_with_ties_rolled_again():
         for earlier, later in zip(rolls, rolls[1:]):
             top = max(earlier.values())
             assert sorted(later) == sorted(s for s, v in earlier.items() if v == top)
+            rerolls += 1
+    assert rerolls, "no seed tied: the re-roll rule was not exercised"
 
 
 # ---------------------------------------------------------------------- illegal actions
