@@ -1,0 +1,180 @@
+"""Rigid-body statics: can a set of bodies stay at rest on their contacts?
+
+The World welds bodies that have come to rest (see :mod:`balance3d.physics.welding`)
+and must only weld what rigid-body statics says can stay at rest.  This module
+answers that question as a linear program: find contact forces, each inside its
+Coulomb friction cone, with non-negative normal components, that balance every
+body's weight and the known loads on it -- force and torque about its centre of
+mass.  The cone is replaced by an inscribed pyramid of :data:`FRICTION_CONE_SIDES`
+sides, so friction is under-estimated (never over-estimated): what the program calls
+feasible really can stay at rest.
+
+Among the feasible force sets the program picks the one that maximises the smallest
+normal force carried by any supporting pair of bodies, so that a body resting on two
+supports is reported as resting on both (a vertex solution would load one and leave
+the other at zero), and among those the one with the least total force.
+
+Units: metres, kilograms, newtons.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+
+#: Sides of the pyramid that stands in for each friction cone.  Inscribed, so the
+#: friction available is under-estimated by at most 1 - cos(pi / sides) (7.6 % for 8).
+FRICTION_CONE_SIDES = 8
+#: HiGHS primal feasibility tolerance on the equilibrium equations, which are scaled
+#: to the heaviest body's weight (forces) and the longest lever arm (torques).
+FEASIBILITY_TOLERANCE = 1e-9
+#: Weight of the total-force term against the spread term in the objective
+#: (dimensionless, both in units of the heaviest weight): small, it only breaks ties.
+TOTAL_FORCE_WEIGHT = 1e-3
+
+
+@dataclass(frozen=True)
+class StaticsBody:
+    """A body of the problem: ``mass`` kg, centre of mass ``com`` (3,) m, and known
+    ``loads``: ((3,) point m, (3,) force N) pairs acting on it."""
+
+    mass: float
+    com: tuple[float, float, float]
+    loads: tuple = ()
+
+
+@dataclass(frozen=True)
+class StaticsContact:
+    """One contact point pushing body ``body`` (index into the problem's bodies).
+
+    other : index of the body on the other side when it is in the problem (it then
+        feels the opposite force), or -1 when the other side is a support (a static
+        or welded body outside the problem).
+    position : (3,) m.  normal : (3,) unit vector along which the other side pushes
+    ``body``.  friction : Coulomb coefficient.  pair : label of the pair of bodies.
+    supporting : whether the pair takes part in load spreading (a support contact).
+    """
+
+    body: int
+    other: int
+    position: tuple[float, float, float]
+    normal: tuple[float, float, float]
+    friction: float
+    pair: int = 0
+    supporting: bool = True
+    normal_force: float | None = None
+
+
+def tangents(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two unit vectors completing ``normal`` (3,) to a right-handed frame."""
+    helper = np.array([1.0, 0.0, 0.0]) if abs(normal[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    t1 = np.cross(normal, helper)
+    t1 /= np.linalg.norm(t1)
+    return t1, np.cross(normal, t1)
+
+
+def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
+                  gravity: float) -> np.ndarray | None:
+    """Contact forces that hold ``bodies`` at rest, or None when none exist.
+
+    gravity : m/s^2 along -z.  Returns (len(contacts), 3) float, N: the force each
+    contact applies to its ``body`` (the ``other`` body feels the opposite)."""
+    n_bodies, n_contacts = len(bodies), len(contacts)
+    if n_bodies == 0:
+        return np.zeros((n_contacts, 3))
+    if n_contacts == 0:
+        return None
+    masses = np.array([b.mass for b in bodies], float)
+    coms = np.array([b.com for b in bodies], float)
+    owner = np.array([c.body for c in contacts])
+    other = np.array([c.other for c in contacts])
+    points = np.array([c.position for c in contacts], float)
+    normals = np.array([c.normal for c in contacts], float)
+    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
+    mu = np.array([c.friction for c in contacts], float)
+
+    # friction pyramid generators: (n_contacts, sides, 3)
+    sides = FRICTION_CONE_SIDES
+    angles = 2.0 * np.pi * np.arange(sides) / sides
+    helper = np.where(np.abs(normals[:, :1]) < 0.9, [[1.0, 0.0, 0.0]], [[0.0, 1.0, 0.0]])
+    t1 = np.cross(normals, helper)
+    t1 /= np.linalg.norm(t1, axis=1, keepdims=True)
+    t2 = np.cross(normals, t1)
+    known = np.array([c.normal_force is not None for c in contacts])
+    fixed_n = np.array([c.normal_force or 0.0 for c in contacts], float)
+    weight_unit = max(float(masses.max()) * gravity, 1e-12)
+    # a known normal force enters as a load; its friction generators then have
+    # magnitude mu * N (in weight units) and their weights sum to at most one
+    base = np.where(known[:, None], 0.0, normals)
+    radius = np.where(known, mu * fixed_n / weight_unit, mu)
+    gens = (base[:, None, :]
+            + radius[:, None, None] * (np.cos(angles)[None, :, None] * t1[:, None, :]
+                                       + np.sin(angles)[None, :, None] * t2[:, None, :]))
+    gens = gens.reshape(-1, 3)                        # (n_gen, 3)
+    gen_contact = np.repeat(np.arange(n_contacts), sides)
+    n_gen = len(gens)
+    arms_all = points - coms[owner]
+    length_unit = max(float(np.linalg.norm(arms_all, axis=1).max()), 1e-6)
+
+    a_eq = np.zeros((6 * n_bodies, n_gen + 1))
+    columns = np.arange(n_gen)
+    for side, sign in ((owner, 1.0), (other, -1.0)):
+        body_of_gen = side[gen_contact]
+        used = body_of_gen >= 0
+        if not used.any():
+            continue
+        rows = 6 * body_of_gen[used]
+        g = gens[used] * sign
+        arm = points[gen_contact[used]] - coms[body_of_gen[used]]
+        torque = np.cross(arm, g)
+        for k in range(3):
+            np.add.at(a_eq, (rows + k, columns[used]), g[:, k])
+            np.add.at(a_eq, (rows + 3 + k, columns[used]), torque[:, k] / length_unit)
+    b_eq = np.zeros(6 * n_bodies)
+    loads = [list(b.loads) for b in bodies]
+    for k in np.flatnonzero(known):
+        c = contacts[k]
+        push = fixed_n[k] * normals[k]
+        loads[c.body].append((c.position, push))
+        if c.other >= 0:
+            loads[c.other].append((c.position, -push))
+    for i, b in enumerate(bodies):
+        force = np.array([0.0, 0.0, -b.mass * gravity])
+        torque = np.zeros(3)
+        for point, load in loads[i]:
+            force += load
+            torque += np.cross(np.subtract(point, b.com), load)
+        b_eq[6 * i:6 * i + 3] = -force / weight_unit
+        b_eq[6 * i + 3:6 * i + 6] = -torque / (weight_unit * length_unit)
+
+    # unknowns: generator magnitudes and t, all in units of the heaviest weight
+    # spread: t <= normal force carried by each supporting pair of unknown force
+    pairs = sorted({c.pair for c in contacts if c.supporting and c.normal_force is None})
+    n_known = int(known.sum())
+    a_ub = np.zeros((len(pairs) + n_known, n_gen + 1))
+    if pairs:
+        pair_row = {p: i for i, p in enumerate(pairs)}
+        normal_part = np.einsum("ij,ij->i", gens, normals[gen_contact])
+        spread = np.array([c.supporting and c.normal_force is None for c in contacts])[gen_contact]
+        row = np.array([pair_row.get(c.pair, -1) for c in contacts])[gen_contact]
+        a_ub[row[spread], np.flatnonzero(spread)] = -normal_part[spread]
+        a_ub[:len(pairs), -1] = 1.0
+    for r, k in enumerate(np.flatnonzero(known)):
+        a_ub[len(pairs) + r, k * sides:(k + 1) * sides] = 1.0
+    b_ub = np.concatenate([np.zeros(len(pairs)), np.ones(n_known)])
+    if not len(b_ub):
+        a_ub = b_ub = None
+    objective = np.full(n_gen + 1, TOTAL_FORCE_WEIGHT)
+    objective[-1] = -1.0 if pairs else 0.0
+    cap = float(masses.min() * gravity / weight_unit)
+    bounds = [(0.0, None)] * n_gen + [(0.0, cap)]
+    result = linprog(objective, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=bounds,
+                     method="highs",
+                     options={"primal_feasibility_tolerance": FEASIBILITY_TOLERANCE})
+    if result.status != 0:
+        return None
+    forces = np.zeros((n_contacts, 3))
+    np.add.at(forces, gen_contact, result.x[:n_gen, None] * gens * weight_unit)
+    forces[known] += fixed_n[known, None] * normals[known]
+    return forces
