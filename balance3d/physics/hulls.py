@@ -33,3 +33,27 @@ def hull_obj_path(vertices: np.ndarray) -> str:
             fh.write("\n".join(lines) + "\n")
         os.replace(tmp, path)
     return str(path)
+
+
+def shrink_hull(vertices: np.ndarray, margin: float) -> np.ndarray:
+    """Vertices ((k, 3) float) of the convex hull of ``vertices`` ((n, 3) float) with
+    every face moved inwards by ``margin`` (same unit).
+
+    Bullet adds a convex hull's collision margin outside its vertices, so a hull
+    built from the shrunk vertices collides at the original surface (with edges
+    rounded to the margin's radius).  Raises ValueError when the hull is thinner
+    than twice the margin."""
+    from scipy.spatial import ConvexHull, HalfspaceIntersection
+
+    vertices = np.asarray(vertices, dtype=np.float64)
+    if margin <= 0.0:
+        return vertices
+    hull = ConvexHull(vertices)
+    equations = hull.equations.copy()          # normal . x + offset <= 0 inside
+    equations[:, 3] += margin
+    centre = vertices[hull.vertices].mean(axis=0)
+    if np.any(equations[:, :3] @ centre + equations[:, 3] >= 0.0):
+        raise ValueError(f"convex piece is too thin for a collision margin of {margin}")
+    points = HalfspaceIntersection(equations, centre).intersections
+    shrunk = ConvexHull(points)
+    return points[shrunk.vertices]

@@ -24,12 +24,26 @@ class PhysicsSettings:
         gravity : m/s^2, downwards.
         collision_margin : m, convex margin of every collision piece.
         contact_breaking_threshold : m, distance at which Bullet drops a cached contact.
-        enable_sat : use separating-axis contact clipping for convex hulls (full
-            contact manifolds in one step instead of one point per step).
+        enable_sat : find the separating axis of two convex hulls by SAT instead of
+            GJK (Bullet's ``enableSAT``).  Only used with ``polyhedral_contacts``.
+        polyhedral_contacts : give every box and convex hull Bullet's polyhedral
+            features, so that two of them meet by clipping face against face: the
+            whole contact patch in the first step, at the hulls' exact geometry
+            (the convex margin is not added), instead of one GJK point per step on
+            hulls inflated by the margin.
+        linear_damping, angular_damping : fraction of every dynamic body's linear
+            (angular) velocity Bullet removes per second, 0..1 (velocity times
+            (1 - damping) ** seconds).  Damping moves no equilibrium; some angular
+            damping stands in for the rolling losses that stop a plate rocking on a
+            ball (rigid rolling contact dissipates nothing).
         erp, contact_erp, friction_erp : Bullet's error-reduction parameters (0..1).
         global_cfm : Bullet's constraint force mixing (softness), dimensionless.
         use_split_impulse : split position correction from velocity (no energy added
             by penetration recovery).
+        split_impulse_penetration_threshold : m (zero or negative), Bullet uses the
+            split impulse only for contacts deeper than this; shallower ones are
+            pushed apart through their velocity (Baumgarte, which adds energy).
+            pybullet's -0.04 m is deeper than any contact between centimetre parts.
     Rest
         rest_linear_speed : m/s, a body below this (and rest_angular_speed) is still.
         rest_angular_speed : rad/s.
@@ -43,6 +57,17 @@ class PhysicsSettings:
             is at least this.
         support_min_normal_z : the contact normal's upward component (cosine of its
             angle from vertical) above which a loaded contact is a support.
+    Welding (see :mod:`balance3d.physics.welding`)
+        weld : weld bodies at rest whose statics hold (fixed in the engine until
+            disturbed).  Without it a tall stack sways down within a second.
+        weld_time : s, a body must have stayed below the rest speeds this long before
+            it may be welded (its statics are checked, so this only has to outlast
+            a body passing through rest).
+        wake_speed : m/s, a body approaching a welded one at least this fast is an
+            impact: before the step, the welded structure wakes where it could not
+            carry it.
+        weld_patch_tolerance : m, a part's vertices within this distance of a contact
+            plane belong to the contact patch used for the statics check.
     Validity
         table_extent : m, a body whose centre is further than this from the origin
             horizontally, or below -table_extent, has left the table: invalid state.
@@ -53,14 +78,18 @@ class PhysicsSettings:
     solver_iterations: int = 50
     length_scale: float = 1.0
     gravity: float = 9.81
-    collision_margin: float = 0.001
+    collision_margin: float = 0.0005
     contact_breaking_threshold: float = 0.02
     enable_sat: bool = False
+    polyhedral_contacts: bool = False
+    linear_damping: float = 0.0
+    angular_damping: float = 0.5
     erp: float = 0.2
     contact_erp: float = 0.2
     friction_erp: float = 0.2
     global_cfm: float = 0.0
     use_split_impulse: bool = True
+    split_impulse_penetration_threshold: float = -0.04
     rest_linear_speed: float = 0.005
     rest_angular_speed: float = 0.05
     rest_time: float = 0.25
@@ -69,12 +98,17 @@ class PhysicsSettings:
     contact_distance: float = 0.0005
     contact_min_force: float = 1e-4
     support_min_normal_z: float = 0.5
+    weld: bool = True
+    weld_time: float = 1.0 / 60.0
+    wake_speed: float = 0.05
+    weld_patch_tolerance: float = 0.0005
     table_extent: float = 2.0
 
     def __post_init__(self) -> None:
         positive = ("time_step", "solver_iterations", "length_scale", "rest_linear_speed",
                     "rest_angular_speed", "rest_time", "rest_check_interval",
-                    "settle_max_time", "table_extent", "contact_breaking_threshold")
+                    "settle_max_time", "table_extent", "contact_breaking_threshold",
+                    "weld_time", "wake_speed", "weld_patch_tolerance")
         for name in positive:
             value = getattr(self, name)
             if not value > 0:
@@ -83,7 +117,11 @@ class PhysicsSettings:
             value = getattr(self, name)
             if not value >= 0:
                 raise ValueError(f"physics.{name} must be zero or positive, got {value!r}")
-        for name in ("erp", "contact_erp", "friction_erp", "support_min_normal_z"):
+        if not self.split_impulse_penetration_threshold <= 0.0:
+            raise ValueError("physics.split_impulse_penetration_threshold must be zero or "
+                             f"negative, got {self.split_impulse_penetration_threshold!r}")
+        for name in ("erp", "contact_erp", "friction_erp", "support_min_normal_z",
+                     "linear_damping", "angular_damping"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"physics.{name} must be within 0..1, got {value!r}")

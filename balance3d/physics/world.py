@@ -5,11 +5,18 @@ converts to its internal length unit (``PhysicsSettings.length_scale``) itself.
 Orientations are unit quaternions (x, y, z, w).  A body's pose is the pose of its
 part's body frame (centre of mass, principal axes).
 
+Bodies are Bullet rigid bodies (maximal coordinates).  With ``PhysicsSettings.weld``
+bodies that come to rest in a configuration whose statics hold are welded (fixed in
+the engine) until something disturbs them; see :mod:`balance3d.physics.welding` for
+why and how.  A welded body is still a dynamic body of the World: it keeps its name,
+:meth:`World.is_static` stays False, and its contacts are reported as usual.
+
 Determinism: the engine runs with deterministic overlapping pairs and no sleeping.
 :meth:`World.snapshot` captures every body's part, pose and velocity;
 :meth:`World.restore` rebuilds the engine from it (``resetSimulation`` and the bodies
-in their original order), so a restored world carries no contact cache from before
-and the same snapshot plus the same calls gives bit-identical poses, however often.
+in their original order), so a restored world carries no contact cache and no welds
+from before (bodies at rest are welded again before the first step) and the same
+snapshot plus the same calls gives bit-identical poses, however often.
 """
 from __future__ import annotations
 
@@ -25,9 +32,10 @@ with quiet_output():
     from pybullet_utils.bullet_client import BulletClient
 
 from balance3d.meshes.part import Part
-from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
-from balance3d.physics.hulls import hull_obj_path
+from balance3d.meshes.shapes import Box, Cylinder, Sphere
+from balance3d.physics.hulls import hull_obj_path, shrink_hull
 from balance3d.physics.settings import PhysicsSettings
+from balance3d.physics.welding import Welds
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -124,6 +132,7 @@ class World:
         self._static: dict[str, bool] = {}
         self._shape_cache: dict[int, tuple[Part, int]] = {}
         self._steps = 0
+        self._welds = Welds(self)
         self._configure()
 
     # ------------------------------------------------------------------ set-up
@@ -143,8 +152,10 @@ class World:
             frictionERP=s.friction_erp,
             globalCFM=s.global_cfm,
             useSplitImpulse=int(s.use_split_impulse),
+            splitImpulsePenetrationThreshold=s.split_impulse_penetration_threshold * c,
         )
         self._shape_cache.clear()
+        self._welds.clear()
 
     def close(self) -> None:
         """Disconnect the pybullet client; the World is unusable afterwards."""
@@ -202,42 +213,56 @@ class World:
         return self._steps * self.settings.time_step
 
     def _collision_shape(self, part: Part) -> int:
+        """The engine's shape of ``part``: boxes, cylinders and spheres as Bullet's
+        primitives (their margin lies inside them), convex hulls as mesh pieces shrunk
+        by the collision margin (Bullet adds a hull's margin outside it, so the shrunk
+        hull collides at the part's true surface).  With ``polyhedral_contacts``,
+        boxes and hulls are unshrunk polyhedra with Bullet's polyhedral features."""
         key = id(part)
         if key in self._shape_cache:
             # the cache holds the part itself, so its id cannot be reused by another
             return self._shape_cache[key][1]
-        c = self.settings.length_scale
-        client = self._client
-        if len(part.shapes) == 1 and isinstance(part.shapes[0], Hull):
-            hull = part.shapes[0]
-            shape = client.createCollisionShape(
-                pybullet.GEOM_MESH, vertices=(np.asarray(hull.vertices) * c).tolist())
-        else:
-            types, radii, halves, lengths, files, positions, orientations = [], [], [], [], [], [], []
-            for piece in part.shapes:
-                radius, half, length, fname = 0.0, (0.0, 0.0, 0.0), 0.0, ""
+        s = self.settings
+        c, poly = s.length_scale, s.polyhedral_contacts
+        types, radii, halves, lengths, files, flags = [], [], [], [], [], []
+        positions, orientations = [], []
+        for piece in part.shapes:
+            radius, half, length, fname, flag = 0.0, (0.0, 0.0, 0.0), 0.0, "", 0
+            if isinstance(piece, Box) and not poly:
+                types.append(pybullet.GEOM_BOX)
+                half = tuple(h * c for h in piece.half_extents)
+            elif isinstance(piece, Cylinder):
+                types.append(pybullet.GEOM_CYLINDER)
+                radius, length = piece.radius * c, piece.height * c
+            elif isinstance(piece, Sphere):
+                types.append(pybullet.GEOM_SPHERE)
+                radius = piece.radius * c
+            else:
+                types.append(pybullet.GEOM_MESH)
                 if isinstance(piece, Box):
-                    types.append(pybullet.GEOM_BOX)
-                    half = tuple(h * c for h in piece.half_extents)
-                elif isinstance(piece, Cylinder):
-                    types.append(pybullet.GEOM_CYLINDER)
-                    radius, length = piece.radius * c, piece.height * c
-                elif isinstance(piece, Sphere):
-                    types.append(pybullet.GEOM_SPHERE)
-                    radius = piece.radius * c
+                    vertices = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1)
+                                         for z in (-1, 1)], float) * piece.half_extents
                 else:
-                    types.append(pybullet.GEOM_MESH)
-                    fname = hull_obj_path(np.asarray(piece.vertices) * c)
-                radii.append(radius)
-                halves.append(half)
-                lengths.append(length)
-                files.append(fname)
-                positions.append([v * c for v in piece.position])
-                orientations.append(list(piece.orientation))
-            shape = client.createCollisionShapeArray(
-                shapeTypes=types, radii=radii, halfExtents=halves, lengths=lengths,
-                fileNames=files, meshScales=[[1.0, 1.0, 1.0]] * len(types),
-                collisionFramePositions=positions, collisionFrameOrientations=orientations)
+                    vertices = np.asarray(piece.vertices, float)
+                if poly:
+                    flag = pybullet.URDF_INITIALIZE_SAT_FEATURES
+                else:
+                    try:
+                        vertices = shrink_hull(vertices, s.collision_margin)
+                    except ValueError as exc:
+                        raise WorldError(f"part {part.name!r}: {exc}") from None
+                fname = hull_obj_path(vertices * c)
+            radii.append(radius)
+            halves.append(half)
+            lengths.append(length)
+            files.append(fname)
+            flags.append(flag)
+            positions.append([v * c for v in piece.position])
+            orientations.append(list(piece.orientation))
+        shape = self._client.createCollisionShapeArray(
+            shapeTypes=types, radii=radii, halfExtents=halves, lengths=lengths,
+            fileNames=files, meshScales=[[1.0, 1.0, 1.0]] * len(types), flags=flags,
+            collisionFramePositions=positions, collisionFrameOrientations=orientations)
         if shape < 0:
             raise WorldError(f"pybullet could not build the collision shape of part {part.name!r}")
         self._shape_cache[key] = (part, shape)
@@ -258,6 +283,7 @@ class World:
             baseCollisionShapeIndex=self._collision_shape(part),
             basePosition=[v * c for v in position],
             baseOrientation=list(orientation),
+            useMaximalCoordinates=True,  # a rigid body, which welding can make static
         )
         mat = part.material
         dynamics = dict(
@@ -269,10 +295,13 @@ class World:
         )
         if not static:
             dynamics.update(
+                # the mass again: given an inertia alone, pybullet zeroes the mass of a
+                # maximal-coordinate body
+                mass=part.mass,
                 localInertiaDiagonal=[float(i) * c * c for i in part.inertia],
                 activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
-                linearDamping=0.0,
-                angularDamping=0.0,
+                linearDamping=self.settings.linear_damping,
+                angularDamping=self.settings.angular_damping,
             )
         client.changeDynamics(body, -1, **dynamics)
         if not static:
@@ -281,10 +310,13 @@ class World:
         self._names[body] = name
         self._parts[name] = part
         self._static[name] = static
+        if not static:
+            self._welds.added(name, not any(linear_velocity) and not any(angular_velocity))
 
     def remove(self, name: str) -> None:
-        """Take body ``name`` out of the world."""
+        """Take body ``name`` out of the world (welded bodies resting on it wake)."""
         body = self.body_id(name)
+        self._welds.forget(name)
         self._client.removeBody(body)
         del self._ids[name], self._names[body], self._parts[name], self._static[name]
 
@@ -327,15 +359,39 @@ class World:
         return np.asarray(lin) / self.settings.length_scale, np.asarray(ang)
 
     def set_pose(self, name: str, position: Vec3, orientation: Quat) -> None:
-        """Teleport body ``name`` (velocity unchanged)."""
+        """Teleport body ``name`` (velocity unchanged; a welded body, and welded
+        bodies resting on the body, wake first)."""
         c = self.settings.length_scale
+        body = self.body_id(name)
+        self._welds.disturb(name)
         self._client.resetBasePositionAndOrientation(
-            self.body_id(name), [v * c for v in position], list(orientation))
+            body, [v * c for v in position], list(orientation))
 
     def set_velocity(self, name: str, linear: Vec3, angular: Vec3 = (0.0, 0.0, 0.0)) -> None:
-        """Set body ``name``'s linear (m/s) and angular (rad/s) velocity."""
+        """Set body ``name``'s linear (m/s) and angular (rad/s) velocity (a welded body
+        wakes first)."""
         c = self.settings.length_scale
-        self._client.resetBaseVelocity(self.body_id(name), [v * c for v in linear], list(angular))
+        body = self.body_id(name)
+        self._welds.disturb(name)
+        self._client.resetBaseVelocity(body, [v * c for v in linear], list(angular))
+
+    # ------------------------------------------------------------------ welds
+    @property
+    def welded_names(self) -> list[str]:
+        """Names of the bodies welded right now, in creation order."""
+        return [n for n in self._ids if n in self._welds.welded]
+
+    def is_welded(self, name: str) -> bool:
+        """True when body ``name`` is welded (fixed in the engine until disturbed)."""
+        self.body_id(name)
+        return name in self._welds.welded
+
+    def wake(self, name: str) -> list[str]:
+        """Unweld body ``name`` and every welded body resting on it; returns the names
+        woken, in creation order."""
+        self.body_id(name)
+        woken = self._welds.wake({name})
+        return [n for n in self._ids if n in woken]
 
     def vertices(self, name: str) -> np.ndarray:
         """(n, 3) float, m: body ``name``'s mesh vertices in world coordinates."""
@@ -360,11 +416,25 @@ class World:
     # the client id: going through BulletClient builds a functools.partial per call,
     # which doubled the cost of settle()'s checks (benchmarks/bench_world.py).
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps of ``time_step`` seconds."""
+        """Advance ``n`` fixed steps of ``time_step`` seconds (with ``weld``: wake
+        welded bodies about to be hit before each step, and run the statics pass
+        before the first step after a change and every ``rest_check_interval``)."""
         step, cid = pybullet.stepSimulation, self._client._client
+        if not self.settings.weld:
+            for _ in range(n):
+                step(physicsClientId=cid)
+            self._steps += n
+            return
+        welds = self._welds
+        chunk = max(1, round(self.settings.rest_check_interval / self.settings.time_step))
         for _ in range(n):
+            if welds.dirty:
+                welds.check()
+            welds.before_step()
             step(physicsClientId=cid)
-        self._steps += n
+            self._steps += 1
+            if self._steps % chunk == 0:
+                welds.check()
 
     def _scan(self, check: bool = True) -> tuple[float, float]:
         """One pass over the dynamic bodies: the largest linear (m/s) and angular
@@ -440,7 +510,10 @@ class World:
         """Contact points of the last step between ``a`` and ``b`` (either may be None
         for any body), with signed distance at most ``max_distance`` (m, default
         ``contact_distance``) and normal force at least ``min_force`` (N).  Each
-        contact is reported once, ordered by body creation order."""
+        contact is reported once, ordered by body creation order.  Between two bodies
+        that are welded or static the points are the corners of the contact patch
+        (``position_a == position_b``, the pair's distance when it was welded) with
+        the forces of the latest statics solution."""
         if a is None and b is not None:
             # pybullet's bodyB filter alone misses the contacts where b is body A:
             # ask from b's side and turn each contact round.
@@ -454,6 +527,7 @@ class World:
         if b is not None:
             kwargs["bodyB"] = self.body_id(b)
         scale = self._force_scale()
+        welded = self._welds.welded
         found = []
         for p in self._client.getContactPoints(**kwargs):
             distance, force = p[8] / c, p[9] * scale
@@ -461,10 +535,19 @@ class World:
                 continue
             if p[1] not in self._names or p[2] not in self._names:
                 continue
+            name_a, name_b = self._names[p[1]], self._names[p[2]]
+            if ((name_a in welded or self._static[name_a])
+                    and (name_b in welded or self._static[name_b])):
+                continue   # Bullet no longer updates this pair: the welds report it
             found.append(Contact(
-                self._names[p[1]], self._names[p[2]],
-                tuple(v / c for v in p[5]), tuple(v / c for v in p[6]),
+                name_a, name_b, tuple(v / c for v in p[5]), tuple(v / c for v in p[6]),
                 tuple(p[7]), distance, force))
+        if welded:
+            for name_a, name_b, position, normal, push, distance in self._welds.stored(a, b):
+                force = float(np.dot(push, normal))
+                if distance <= limit and force >= min_force:
+                    found.append(Contact(name_a, name_b, position, position, normal,
+                                         distance, force))
         order = {n: i for i, n in enumerate(self._ids)}
         if a is None and b is None:
             unique = {}

@@ -1,0 +1,711 @@
+"""Welding: bodies at rest whose statics hold are fixed in place until disturbed.
+
+Why.  Bullet's sequential-impulse solver does not hold a tall stack of thin pieces
+at rest: it does not converge on a deep stack, every step leaves velocity errors
+at the contacts, and a column of flat pieces turns them into a sway that grows until
+it falls.  Measured on pybullet 3.2.7 (README, "Physics settings"): a column of 24
+Tower logo pieces (5 x 3 x 1.5 cm) falls within half a second at pybullet's
+defaults, and no affordable time step, iteration count, unit scale or contact
+setting keeps its top within 2 mm for 60 s.
+
+What.  A dynamic body that has stayed below the rest speeds for ``weld_time`` (or
+was released at rest) is *resting*.  A group of touching resting bodies is welded --
+made static in the engine -- only when its statics hold: contact patches are computed
+from the parts' exact geometry (not from Bullet's four-point manifolds), and
+:func:`balance3d.physics.statics.solve_statics` must find contact forces inside the
+friction cones that hold every body of the group and every welded body it rests on.
+As in rigid-body statics, a knife-edge balance (a centre of mass exactly above a
+line or point of support) holds.
+
+A welded body wakes (becomes dynamic again, at rest) when
+
+* a body approaching it at ``wake_speed`` or faster is about to hit it and the welded
+  structure could not carry the impact (its momentum over one step, as a force at
+  the contact point): checked before every step, so the impact itself is simulated
+  with the woken bodies;
+* the loads that moving bodies put on it, or the loss of such a load, leave its
+  welded group without a static solution (checked every ``rest_check_interval``);
+* resting bodies that land on it cannot be held by it (same check);
+* the World is asked to move, push or remove it or a body it rests on.
+
+Waking a body also wakes every welded body resting on it, transitively.  When statics
+fail somewhere inside a welded structure, the smallest failing part is found by
+growing the checked set downwards from the loaded bodies, and only that part wakes.
+
+Welded bodies still report contacts: the patches found when they were welded, with
+the forces of the latest statics solution (a welded stack's normal forces still add
+up to its weight).
+
+The welds are not part of a snapshot: a World restored from one starts with every
+body awake, and bodies released at rest are welded before the first step where their
+statics hold.  So a snapshot (or its poses and velocities saved anywhere) always
+continues the same way, whatever was welded when it was taken.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+import shapely.geometry as sg
+
+from balance3d.meshes.part import Part
+from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
+from balance3d.physics.quiet import quiet_output
+from balance3d.physics.statics import StaticsBody, StaticsContact, solve_statics, tangents
+
+with quiet_output():
+    import pybullet
+
+#: Points on each cap circle when a cylinder's contact patch is computed (an
+#: inscribed polygon: patches err small).
+CYLINDER_PATCH_SEGMENTS = 32
+#: Most corners kept per contact patch (dropping the corner that loses the least
+#: area each time, so the kept polygon is inscribed in the true one).
+MAX_PATCH_POINTS = 8
+#: Steps of travel at a body's current speed within which a welded body counts as
+#: within reach and is woken before the step.
+REACH_STEPS = 2
+#: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
+#: AllFilter): what a woken body is re-added with.
+DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
+
+
+@dataclass(frozen=True)
+class WeldContact:
+    """A contact of a welded pair: ``body_a`` is welded, ``body_b`` welded or static.
+
+    position : (3,) m, a corner of the contact patch.  normal : (3,) unit vector
+    from ``body_b`` towards ``body_a``.  force : (3,) N on ``body_a`` (latest statics
+    solution).  distance : m, the pair's signed separation when it was welded (the
+    deepest point Bullet reported)."""
+
+    body_a: str
+    body_b: str
+    position: tuple[float, float, float]
+    normal: tuple[float, float, float]
+    force: tuple[float, float, float]
+    distance: float = 0.0
+
+
+def _quat_matrix(q) -> np.ndarray:
+    x, y, z, w = q
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
+def piece_geometry(part: Part) -> list[tuple]:
+    """Convex pieces of ``part`` in its body frame, as ("sphere", centre (3,),
+    radius) or ("poly", vertices (n, 3)); metres."""
+    out = []
+    for piece in part.shapes:
+        rot = _quat_matrix(piece.orientation)
+        pos = np.asarray(piece.position, float)
+        if isinstance(piece, Sphere):
+            out.append(("sphere", pos, float(piece.radius)))
+            continue
+        if isinstance(piece, Box):
+            local = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1)
+                              for sz in (-1, 1)], float) * np.asarray(piece.half_extents)
+        elif isinstance(piece, Cylinder):
+            a = 2.0 * np.pi * np.arange(CYLINDER_PATCH_SEGMENTS) / CYLINDER_PATCH_SEGMENTS
+            ring = np.stack([piece.radius * np.cos(a), piece.radius * np.sin(a),
+                             np.zeros_like(a)], axis=1)
+            local = np.concatenate([ring + (0.0, 0.0, -piece.height / 2),
+                                    ring + (0.0, 0.0, piece.height / 2)])
+        elif isinstance(piece, Hull):
+            local = np.asarray(piece.vertices, float)
+        else:  # pragma: no cover - every Shape kind is handled above
+            raise TypeError(f"unknown collision piece {piece!r}")
+        out.append(("poly", local @ rot.T + pos))
+    return out
+
+
+def _reduce(points: np.ndarray, keep: int) -> np.ndarray:
+    """At most ``keep`` corners of the convex polygon ``points`` ((n, 2), in order)."""
+    pts = [tuple(p) for p in points]
+    while len(pts) > keep:
+        n = len(pts)
+        areas = [abs((pts[i][0] - pts[i - 1][0]) * (pts[(i + 1) % n][1] - pts[i - 1][1])
+                     - (pts[(i + 1) % n][0] - pts[i - 1][0]) * (pts[i][1] - pts[i - 1][1]))
+                 for i in range(n)]
+        del pts[int(np.argmin(areas))]
+    return np.asarray(pts)
+
+
+#: m: patch corners closer than this are one corner (the hair-wide buffers used to
+#: intersect segments leave clusters of points this close).
+CORNER_MERGE = 1e-7
+
+
+def _corners(geom) -> np.ndarray:
+    """(k, 2): the corners of the convex hull of ``geom`` (or segment ends, point)."""
+    if geom.is_empty:
+        return np.zeros((0, 2))
+    hull = geom.convex_hull
+    if not isinstance(hull, sg.Polygon):
+        return np.asarray(hull.coords)
+    kept: list[np.ndarray] = []
+    for point in np.asarray(hull.exterior.coords)[:-1]:
+        if not kept or np.linalg.norm(point - kept[-1]) > CORNER_MERGE:
+            kept.append(point)
+    if len(kept) > 1 and np.linalg.norm(kept[0] - kept[-1]) <= CORNER_MERGE:
+        kept.pop()
+    if len(kept) < 3:
+        return np.asarray(kept)
+    return _reduce(np.asarray(kept), MAX_PATCH_POINTS)
+
+
+def _swap(p: tuple) -> tuple:
+    """A pybullet contact tuple seen from its other body."""
+    p = list(p)
+    p[1], p[2], p[3], p[4], p[5], p[6] = p[2], p[1], p[4], p[3], p[6], p[5]
+    p[7] = tuple(-v for v in p[7])
+    return tuple(p)
+
+
+class Welds:
+    """The welding state of one World (see the module docstring).  It reads the
+    World's bodies and engine; the World calls :meth:`before_step` before every
+    step, :meth:`check` every ``rest_check_interval`` and before the first step after
+    a change (:attr:`dirty`), and :meth:`forget` / :meth:`wake` when it moves or
+    removes bodies."""
+
+    def __init__(self, world) -> None:
+        self.world = world
+        self.welded: set[str] = set()
+        self.still_since: dict[str, float] = {}
+        self.pairs: dict[frozenset, list[WeldContact]] = {}
+        self.retry: dict[frozenset, float] = {}
+        self.touched: set[str] = set()
+        self.dirty = False
+        self._geometry: dict[int, tuple[Part, list, float]] = {}
+
+    # ------------------------------------------------------------------ state
+    def clear(self) -> None:
+        self.welded.clear()
+        self.still_since.clear()
+        self.pairs.clear()
+        self.retry.clear()
+        self.touched.clear()
+        self.dirty = False
+
+    def _order(self) -> dict[str, int]:
+        return {n: i for i, n in enumerate(self.world._ids)}
+
+    # ------------------------------------------------------------------ engine
+    def _engine_weld(self, name: str) -> None:
+        w = self.world
+        body, client = w._ids[name], w._client
+        client.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+        client.changeDynamics(body, -1, mass=0.0)
+        # asleep and static: Bullet skips its pairs with other static bodies
+        client.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP)
+
+    def _engine_unweld(self, name: str) -> None:
+        w = self.world
+        body, part, c, client = w._ids[name], w._parts[name], w.settings.length_scale, w._client
+        # mass and inertia in one call: given an inertia alone, pybullet zeroes the
+        # mass of a maximal-coordinate body
+        client.changeDynamics(body, -1, mass=part.mass,
+                              localInertiaDiagonal=[float(i) * c * c for i in part.inertia])
+        client.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_WAKE_UP)
+        client.changeDynamics(body, -1,
+                              activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
+        client.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+        # Fresh contacts: re-adding the body to the broadphase (a dynamic body's
+        # default filter group and mask) drops its cached manifolds.  With them, Bullet
+        # held a woken beam whose statics had failed on the friction of the end that
+        # had to lift off, up to 3x the moment that tips it (README, "Physics settings").
+        client.setCollisionFilterGroupMask(body, -1, DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK)
+
+    # ------------------------------------------------------------------ geometry
+    def _pieces(self, name: str) -> tuple[list, float]:
+        """Convex pieces of body ``name`` (body frame) and its bounding radius, m."""
+        part = self.world._parts[name]
+        entry = self._geometry.get(id(part))
+        if entry is None or entry[0] is not part:
+            radius = float(np.linalg.norm(part.mesh.vertices, axis=1).max())
+            entry = (part, piece_geometry(part), radius)
+            self._geometry[id(part)] = entry
+        return entry[1], entry[2]
+
+    def patch(self, a: str, b: str, points: list) -> tuple[np.ndarray, np.ndarray]:
+        """Contact patch of bodies ``a`` and ``b``, which Bullet finds touching at
+        ``points`` (pybullet contact tuples with ``a`` as body A).  Returns ((k, 3) m
+        patch corners, (3,) unit normal from ``b`` towards ``a``).  The patch is the
+        convex hull of where the two parts' convex pieces meet: each piece's vertices
+        within ``weld_patch_tolerance`` of the contact plane, intersected."""
+        w = self.world
+        c, tol = w.settings.length_scale, w.settings.weld_patch_tolerance
+        deepest = min(points, key=lambda p: p[8])
+        normal = np.asarray(deepest[7], float)
+        normal /= np.linalg.norm(normal)
+        origin = (np.asarray(deepest[5]) + np.asarray(deepest[6])) / (2.0 * c)
+        frame = np.stack(tangents(normal))
+
+        def footprint(name: str, sign: float) -> list:
+            pos, orn = w.pose(name)
+            rot = _quat_matrix(orn)
+            shapes = []
+            for kind, *data in self._pieces(name)[0]:
+                if kind == "sphere":
+                    point = rot @ data[0] + pos - sign * data[1] * normal
+                    if sign * np.dot(point - origin, normal) <= tol:
+                        shapes.append(sg.Point(*(frame @ (point - origin))))
+                    continue
+                verts = data[0] @ rot.T + pos
+                depth = sign * (verts - origin) @ normal
+                low = depth.min()
+                if low > tol:
+                    continue
+                near = verts[depth <= low + tol]
+                shapes.append(sg.MultiPoint((near - origin) @ frame.T).convex_hull)
+            return shapes
+
+        mine, theirs = footprint(a, 1.0), footprint(b, -1.0)
+        meets = []
+        for p in mine:
+            for q in theirs:
+                # a hair of width, so that a segment lying along a segment meets it
+                inter = p.buffer(1e-9).intersection(q.buffer(1e-9))
+                if not inter.is_empty:
+                    meets.append(inter)
+        flat = _corners(shapely.union_all(meets)) if meets else np.zeros((0, 2))
+        if len(flat) == 0:   # the exact geometry disagrees with Bullet: trust Bullet
+            mids = [(np.asarray(p[5]) + np.asarray(p[6])) / (2.0 * c) for p in points]
+            return np.asarray(mids), normal
+        return origin + flat @ frame, normal
+
+    # ------------------------------------------------------------------ queries
+    def stored(self, a: str | None, b: str | None):
+        """Stored contacts of welded pairs involving ``a`` and ``b`` (None: any), as
+        (body_a, body_b, position, normal from b to a, force on a, distance), with
+        the given ``a`` (else the given ``b``) on the side it was asked for."""
+        for pair, contacts in self.pairs.items():
+            if (a is not None and a not in pair) or (b is not None and b not in pair):
+                continue
+            for ct in contacts:
+                flip = (a is not None and ct.body_a != a) or (a is None and b is not None
+                                                             and ct.body_b != b)
+                if flip:
+                    yield (ct.body_b, ct.body_a, ct.position, tuple(-v for v in ct.normal),
+                           tuple(-v for v in ct.force), ct.distance)
+                else:
+                    yield ct.body_a, ct.body_b, ct.position, ct.normal, ct.force, ct.distance
+
+    # ------------------------------------------------------------------ structure
+    def _rests_on(self, upper: str, lower: str) -> bool:
+        """True when stored contacts say that ``upper`` rests on ``lower``."""
+        limit = self.world.settings.support_min_normal_z
+        for ct in self.pairs.get(frozenset((upper, lower)), ()):
+            if (ct.normal[2] if ct.body_a == upper else -ct.normal[2]) >= limit:
+                return True
+        return False
+
+    def _neighbours(self, name: str) -> set[str]:
+        """Welded bodies sharing a stored pair with ``name``."""
+        out = set()
+        for pair in self.pairs:
+            if name in pair:
+                out |= pair
+        out.discard(name)
+        return out & self.welded
+
+    def closure_up(self, names) -> set[str]:
+        """``names`` and every welded body resting on them, transitively."""
+        found = set(names)
+        todo = list(found)
+        while todo:
+            lower = todo.pop()
+            for upper in self._neighbours(lower):
+                if upper not in found and self._rests_on(upper, lower):
+                    found.add(upper)
+                    todo.append(upper)
+        return found
+
+    def _group(self, name: str) -> set[str]:
+        """The welded bodies connected to welded ``name`` through stored pairs."""
+        found, todo = {name}, [name]
+        while todo:
+            for other in self._neighbours(todo.pop()):
+                if other not in found:
+                    found.add(other)
+                    todo.append(other)
+        return found
+
+    # ------------------------------------------------------------------ wake / weld
+    def wake(self, names) -> set[str]:
+        """Wake the welded bodies among ``names`` and all that rest on them."""
+        woken = self.closure_up(set(names) & self.welded) & self.welded
+        order = self._order()
+        for name in sorted(woken, key=order.__getitem__):
+            self._engine_unweld(name)
+            self.welded.discard(name)
+            self.still_since[name] = self.world.time
+        for pair in [p for p in self.pairs if p & woken]:
+            del self.pairs[pair]
+        if woken:
+            self.retry.clear()
+            self.dirty = True
+        return woken
+
+    def added(self, name: str, at_rest: bool) -> None:
+        """Body ``name`` was just added, released at rest or not."""
+        if at_rest:
+            self.still_since[name] = -math.inf
+        self.dirty = True
+
+    def disturb(self, name: str) -> None:
+        """Body ``name`` is about to be moved by hand: wake it (if welded) or the
+        welded bodies resting on it; the welded bodies it leaves are checked again."""
+        self.touched |= self._neighbours(name)
+        if name in self.welded:
+            self.wake({name})
+        else:
+            self.wake({n for n in self._neighbours(name) if self._rests_on(n, name)})
+        self.touched &= self.welded
+        self.dirty = True
+
+    def forget(self, name: str) -> None:
+        """Body ``name`` is about to leave the world: wake what rests on it, drop its
+        records; the welded bodies it leaves are checked again."""
+        self.touched |= self._neighbours(name)
+        if name in self.welded:
+            self.wake({name})
+        else:
+            self.wake({n for n in self._neighbours(name) if self._rests_on(n, name)})
+        self.still_since.pop(name, None)
+        for pair in [p for p in self.pairs if name in p]:
+            del self.pairs[pair]
+        self.touched.discard(name)
+        self.touched &= self.welded
+        self.retry.clear()
+        self.dirty = True
+
+    def _weld(self, names: set[str]) -> None:
+        for name in sorted(names, key=self._order().__getitem__):
+            self._engine_weld(name)
+            self.welded.add(name)
+            self.still_since.pop(name, None)
+
+    # ------------------------------------------------------------------ per step
+    def before_step(self) -> None:
+        """Before a step: find bodies about to hit welded ones (approaching at
+        ``wake_speed`` or more, within reach) and wake the welded part that could
+        not carry the impact: a force of the impactor's momentum towards it (times
+        one plus the restitution) over one step, pushing at the contact point."""
+        if not self.welded:
+            return
+        w = self.world
+        s, cid = w.settings, w._client._client
+        c = s.length_scale
+        reach_time = REACH_STEPS * s.time_step
+        hits: dict[frozenset, list] = {}
+        for name, body in w._ids.items():
+            if w._static[name] or name in self.welded:
+                continue
+            (vx, vy, vz), (ax, ay, az) = pybullet.getBaseVelocity(body, physicsClientId=cid)
+            speed = (math.sqrt(vx * vx + vy * vy + vz * vz) / c
+                     + math.sqrt(ax * ax + ay * ay + az * az) * self._pieces(name)[1])
+            if not speed >= s.wake_speed:
+                continue
+            reach = (speed * reach_time + s.contact_distance) * c
+            lo, hi = pybullet.getAABB(body, physicsClientId=cid)
+            near = pybullet.getOverlappingObjects([v - reach for v in lo],
+                                                  [v + reach for v in hi],
+                                                  physicsClientId=cid) or ()
+            centre = None
+            for uid in sorted({u for u, _ in near}):
+                other = w._names.get(uid)
+                if other not in self.welded:
+                    continue
+                points = pybullet.getClosestPoints(body, uid, reach, physicsClientId=cid)
+                if not points:
+                    continue
+                if centre is None:
+                    centre = np.asarray(pybullet.getBasePositionAndOrientation(
+                        body, physicsClientId=cid)[0])
+                    lin, ang = np.array((vx, vy, vz)), np.array((ax, ay, az))
+                    mass = w._parts[name].mass
+                restitution = (w._parts[name].material.restitution
+                               * w._parts[other].material.restitution)
+                for p in points:
+                    # approach speed of this point of the body towards the welded one
+                    approach = -float(np.dot(lin + np.cross(ang, np.subtract(p[5], centre)),
+                                             p[7])) / c
+                    if approach >= s.wake_speed and (
+                            p[8] / c <= approach * reach_time + s.contact_distance):
+                        force = mass * approach * (1.0 + restitution) / s.time_step
+                        hit = list(p)
+                        hit[9] = force / w._force_scale()     # engine units, as Bullet's
+                        hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
+                        break
+        if not hits:
+            return
+        movers = {n for pair in hits for n in pair} - self.welded
+        targets = {n for pair in hits for n in pair} & self.welded
+        order = self._order()
+        done: set[str] = set()
+        for target in sorted(targets, key=order.__getitem__):
+            if target in done or target not in self.welded:
+                continue
+            group = self._group(target)
+            done |= group
+            if self._solve(group, movers, hits, store=False) is not None:
+                continue
+            struck = group & targets
+            failing = self._failing(struck, movers, hits)
+            self.wake(failing if failing is not None else group)
+
+    def _manifold_pairs(self, awake: set[str]) -> dict[frozenset, list]:
+        """Bullet's current contact points (within ``contact_distance``) of pairs with
+        an awake body."""
+        w = self.world
+        limit = w.settings.contact_distance * w.settings.length_scale
+        pairs: dict[frozenset, list] = {}
+        for p in w._client.getContactPoints():
+            a, b = w._names.get(p[1]), w._names.get(p[2])
+            if a is None or b is None or p[8] > limit or not (a in awake or b in awake):
+                continue
+            pairs.setdefault(frozenset((a, b)), []).append(p)
+        return pairs
+
+    def _touching(self, names: set[str]) -> dict[frozenset, list]:
+        """Closest points (within ``contact_distance``) of ``names`` with every body
+        near them: which pairs touch, whether or not Bullet's manifolds have them."""
+        w = self.world
+        c, cid = w.settings.length_scale, w._client._client
+        reach = w.settings.contact_distance * c
+        pairs: dict[frozenset, list] = {}
+        for name in sorted(names, key=self._order().__getitem__):
+            body = w._ids[name]
+            lo, hi = pybullet.getAABB(body, physicsClientId=cid)
+            near = pybullet.getOverlappingObjects([v - reach for v in lo],
+                                                  [v + reach for v in hi],
+                                                  physicsClientId=cid) or ()
+            for uid in sorted({u for u, _ in near}):
+                other = w._names.get(uid)
+                if other is None or other == name or frozenset((name, other)) in pairs:
+                    continue
+                points = pybullet.getClosestPoints(body, uid, reach, physicsClientId=cid)
+                if points:
+                    pairs[frozenset((name, other))] = list(points)
+        return pairs
+
+    def check(self) -> None:
+        """The statics pass: track which awake bodies are still, weld resting groups
+        whose statics hold, wake welded parts that cannot carry their loads."""
+        w = self.world
+        s = w.settings
+        c, cid = s.length_scale, w._client._client
+        now = w.time
+        self.dirty = False
+        awake = {n for n in w._ids if not w._static[n] and n not in self.welded}
+        for name in awake:
+            (vx, vy, vz), (ax, ay, az) = pybullet.getBaseVelocity(w._ids[name],
+                                                                  physicsClientId=cid)
+            if (math.sqrt(vx * vx + vy * vy + vz * vz) / c < s.rest_linear_speed
+                    and math.sqrt(ax * ax + ay * ay + az * az) < s.rest_angular_speed):
+                self.still_since.setdefault(name, now)
+            else:
+                self.still_since.pop(name, None)
+        live = self._manifold_pairs(awake)
+        order = self._order()
+        resting_all = {n for n in awake
+                       if now - self.still_since.get(n, math.inf) >= s.weld_time - 1e-9}
+        groups = self._groups(live.keys())
+        group_of = {n: g for g in groups for n in g}
+        processed, touched_now = set(), set()
+        for group in groups:
+            if group & processed:
+                continue
+            moving = group & awake
+            if not moving:
+                continue
+            welded = group & self.welded
+            touching = {n for n in welded if any(frozenset((n, m)) in live for m in moving)}
+            touched_now |= touching
+            if moving <= resting_all:
+                if self.retry.get(frozenset(group), -math.inf) > now:
+                    processed |= group
+                    continue
+                # which bodies really touch (Bullet's manifolds may not have them yet),
+                # and the groups they join
+                touch: dict[frozenset, list] = {}
+                asked: set[str] = set()
+                while True:
+                    new = (group & awake) - asked
+                    if not new:
+                        break
+                    asked |= new
+                    touch.update(self._touching(new))
+                    for pair in touch:
+                        for other in pair:
+                            if other in group_of:
+                                group = group | group_of[other]
+                processed |= group
+                moving = group & awake
+                if not moving <= resting_all:
+                    continue      # touches a moving body: wait until it rests too
+                key = frozenset(group)
+                if self.retry.get(key, -math.inf) > now:
+                    continue
+                if not self._try_weld(group, touch):
+                    self.retry[key] = now + s.rest_time
+            else:
+                processed |= group
+                if touching:
+                    self._check_loads(group, moving, live)
+        # welded groups that moving bodies loaded at the last check and do not now
+        for name in sorted(self.touched - processed, key=lambda n: order.get(n, -1)):
+            if name in self.welded and name not in processed:
+                group = self._group(name)
+                processed |= group
+                if self._solve(group, set(), {}) is None:
+                    failing = self._failing(self.closure_up({name}), set(), {})
+                    self.wake(failing if failing is not None else group)
+        self.touched = touched_now & self.welded
+
+    def _groups(self, live_pairs) -> list[set[str]]:
+        """Connected groups of non-static bodies through ``live_pairs`` and stored
+        pairs, in creation order."""
+        w = self.world
+        parent = {n: n for n in w._ids if not w._static[n]}
+
+        def find(x):
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for pair in list(live_pairs) + list(self.pairs):
+            members = [n for n in pair if n in parent]
+            if len(members) == 2:
+                ra, rb = find(members[0]), find(members[1])
+                if ra != rb:
+                    parent[max(ra, rb)] = min(ra, rb)
+        groups: dict[str, set[str]] = {}
+        for n in parent:
+            groups.setdefault(find(n), set()).add(n)
+        return list(groups.values())
+
+    # ------------------------------------------------------------------ statics
+    def _problem(self, solve: set[str], loads_from: set[str], live: dict):
+        """The statics problem of the bodies ``solve``.  Contacts with bodies in
+        ``loads_from`` (moving) carry their measured normal force; every other contact
+        with a body outside ``solve`` is a support."""
+        w = self.world
+        order = self._order()
+        names = sorted(solve, key=order.__getitem__)
+        index = {n: i for i, n in enumerate(names)}
+        bodies = [StaticsBody(w._parts[n].mass, tuple(w.pose(n)[0])) for n in names]
+        contacts: list[StaticsContact] = []
+        records: list[tuple] = []
+        limit = w.settings.support_min_normal_z
+        scale, c = w._force_scale(), w.settings.length_scale
+        pair_ids: dict[frozenset, int] = {}
+
+        def add(a, b, position, normal, known=None, distance=0.0):
+            mu = w._parts[a].material.friction * w._parts[b].material.friction
+            pid = pair_ids.setdefault(frozenset((a, b)), len(pair_ids))
+            contacts.append(StaticsContact(index[a], index.get(b, -1), tuple(position),
+                                           tuple(normal), mu, pid, abs(normal[2]) >= limit,
+                                           known))
+            records.append((a, b, tuple(float(v) for v in position),
+                            tuple(float(v) for v in normal), float(distance)))
+
+        def key(pair):
+            return sorted(order[n] for n in pair)
+
+        for pair in sorted((p for p in self.pairs if p & solve), key=key):
+            for ct in self.pairs[pair]:
+                if ct.body_a in solve:
+                    add(ct.body_a, ct.body_b, ct.position, ct.normal, distance=ct.distance)
+                else:
+                    add(ct.body_b, ct.body_a, ct.position, tuple(-v for v in ct.normal),
+                        distance=ct.distance)
+        for pair in sorted((p for p in live if p & solve and p not in self.pairs), key=key):
+            a, b = sorted(pair, key=order.__getitem__)
+            if a not in solve:
+                a, b = b, a
+            points = [p if w._names[p[1]] == a else _swap(p) for p in live[pair]]
+            moving = b in loads_from or not (b in solve or b in self.welded or w._static[b])
+            if moving:
+                for p in points:
+                    add(a, b, tuple(v / c for v in p[5]), p[7], p[9] * scale)
+                continue
+            corners, normal = self.patch(a, b, points)
+            distance = min(p[8] for p in points) / c
+            for corner in corners:
+                add(a, b, corner, tuple(normal), distance=distance)
+        return bodies, contacts, records
+
+    def _solve(self, solve: set[str], loads_from: set[str], live: dict, store: bool = True):
+        """Statics of ``solve`` (see :meth:`_problem`): the forces, or None when they
+        cannot hold.  ``store`` keeps the solved forces of welded pairs."""
+        bodies, contacts, records = self._problem(solve, loads_from, live)
+        forces = solve_statics(bodies, contacts, self.world.settings.gravity)
+        if forces is None:
+            return None
+        if store:
+            self._store(solve, contacts, records, forces)
+        return forces
+
+    def _store(self, solved: set[str], contacts, records, forces) -> None:
+        """Keep the solved forces of every contact between two bodies that are (or are
+        being) welded or static."""
+        w = self.world
+        keep: dict[frozenset, list[WeldContact]] = {}
+        for ct, (a, b, position, normal, distance), f in zip(contacts, records, forces):
+            if ct.normal_force is not None:
+                continue
+            if not (w._static[b] or b in self.welded or b in solved):
+                continue
+            keep.setdefault(frozenset((a, b)), []).append(
+                WeldContact(a, b, position, normal, tuple(float(v) for v in f), distance))
+        self.pairs.update(keep)
+
+    def _failing(self, start: set[str], loads_from: set[str], live: dict) -> set[str] | None:
+        """The smallest failing set grown downwards from ``start``, or None."""
+        solve = self.closure_up(start)
+        while True:
+            if self._solve(solve, loads_from, live, store=False) is None:
+                return solve
+            below = set()
+            for name in solve:
+                below |= self._neighbours(name)
+            for pair in live:
+                if pair & solve:
+                    below |= pair & self.welded
+            below -= solve
+            if not below:
+                return None
+            solve = self.closure_up(solve | below)
+
+    def _try_weld(self, group: set[str], contacts: dict) -> bool:
+        """Weld the resting bodies of ``group`` (touching as ``contacts`` say) if the
+        group's statics hold; if the resting bodies would hold on rigid supports but
+        the welded part under them fails, wake that part."""
+        resting = group - self.welded
+        if self._solve(group, set(), contacts) is not None:
+            self._weld(resting)
+            return True
+        welded = group & self.welded
+        if welded and self._solve(resting, set(), contacts, store=False) is not None:
+            failing = self._failing(resting, set(), contacts)
+            if failing is not None and failing & welded:
+                self.wake(failing & welded)
+        return False
+
+    def _check_loads(self, group: set[str], moving: set[str], live: dict) -> None:
+        """The welded part of ``group`` under the measured loads of ``moving`` bodies."""
+        welded = group & self.welded
+        if self._solve(welded, moving, live) is not None:
+            return
+        touched = {n for n in welded if any(frozenset((n, m)) in live for m in moving)}
+        failing = self._failing(touched, moving, live)
+        self.wake(failing if failing is not None else welded)
