@@ -277,8 +277,8 @@ def test_returned_blocks_are_auctioned_in_the_offenders_order_then_the_round_goe
     state = TiltedState.arranged(2, seed=0, variant="advanced", low_end=+1, first=0,
                                  hands=[[4, 1], [6, 2, 2, 1]], coins=[1, 2])
     state.stage([drop(state, "6u-2", 0.25, yaw=ACROSS),
-                 drop(state, "2u-2", -0.300, -0.0155, height=0.004, pose="upright"),
-                 drop(state, "2u-3", -0.300, +0.0155, height=0.004, pose="upright")])
+                 drop(state, "2u-2", -0.303, -0.0155, height=0.004, pose="upright"),
+                 drop(state, "2u-3", -0.303, +0.0155, height=0.004, pose="upright")])
     verdict = state.apply(drop(state, "4u-1", -0.20, yaw=ACROSS))
     assert [r["piece"] for r in verdict.returned] == ["2u-2", "2u-3"]
     assert verdict.penalty_paid == 1 and verdict.coins == [0, 2]

@@ -69,7 +69,9 @@ def test_a_block_resting_on_another_earns_its_supporters_value():
     state.stage([drop(state, "6u-2", 0.20, yaw=ACROSS),     # low side: holds the beam down
                  drop(state, "3u-2", -0.15, yaw=ACROSS)])   # high side, section 2
     assert state.low_end == +1
-    verdict = state.apply(drop(state, "6u-1", -0.15, yaw=ACROSS))
+    # Released 5 mm up: the release height is measured under the corners and the
+    # centre, and the supporter's sloped top rises 1.7 mm from its centre to its edge.
+    verdict = state.apply(drop(state, "6u-1", -0.15, yaw=ACROSS, height=0.005))
     assert verdict.tilted
     top = block(verdict, "6u-1")
     assert top["sections"] == [] and top["supports"] == ["3u-2"]
@@ -81,7 +83,8 @@ def test_an_overhang_that_does_not_touch_a_section_keeps_the_higher_value():
     state = game(hands=[[4], [1, 2, 3]])
     state.stage([drop(state, "1u-2", 0.20, yaw=ACROSS), drop(state, "2u-2", -0.06)])
     assert state.low_end == +1
-    verdict = state.apply(drop(state, "4u-1", -0.07))  # lands on 2u-2, sticks out over "2"
+    # Lands on 2u-2 and sticks out over section 2 (5 mm up, as above).
+    verdict = state.apply(drop(state, "4u-1", -0.07, height=0.005))
     assert verdict.tilted
     frame = BeamFrame.of(state.world)
     reach = np.abs(frame.to_beam(state.world.vertices("4u-1"))[:, 0]).max()
@@ -94,12 +97,14 @@ def test_an_overhang_that_does_not_touch_a_section_keeps_the_higher_value():
 
 
 def test_blocks_knocked_off_go_back_to_the_supply_with_a_penalty_each():
-    # Two upright 2u blocks stand on the high end; the drop tips the beam, they fall
-    # off the end onto the table, and the beam tips back.
+    # Two upright 2u blocks stand on the high end, their bases 3 mm past it: while
+    # the end is up their centres of mass lie over the beam, once it is down they lie
+    # past the end.  The drop tips the beam, they fall onto the table, and the beam
+    # tips back.
     state = game(hands=[[4], [6, 2, 2, 1]], coins=[1, 2])
     state.stage([drop(state, "6u-2", 0.25, yaw=ACROSS),
-                 drop(state, "2u-2", -0.300, -0.0155, height=0.004, pose="upright"),
-                 drop(state, "2u-3", -0.300, +0.0155, height=0.004, pose="upright")])
+                 drop(state, "2u-2", -0.303, -0.0155, height=0.004, pose="upright"),
+                 drop(state, "2u-3", -0.303, +0.0155, height=0.004, pose="upright")])
     assert state.low_end == +1 and state.on_beam == ["6u-2", "2u-2", "2u-3"]
     verdict = state.apply(drop(state, "4u-1", -0.20, yaw=ACROSS))
     assert [r["piece"] for r in verdict.returned] == ["2u-2", "2u-3"]
