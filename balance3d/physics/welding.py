@@ -270,8 +270,10 @@ class Welds:
         meets = []
         for p in mine:
             for q in theirs:
-                # a hair of width, so that a segment lying along a segment meets it
-                inter = p.buffer(1e-9).intersection(q.buffer(1e-9))
+                inter = p.intersection(q)
+                if inter.is_empty:
+                    # a hair of width, so that a segment lying along a segment meets it
+                    inter = p.buffer(CORNER_MERGE / 100).intersection(q.buffer(CORNER_MERGE / 100))
                 if not inter.is_empty:
                     meets.append(inter)
         flat = _corners(shapely.union_all(meets)) if meets else np.zeros((0, 2))
