@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 from scipy.optimize import linprog
 
 #: Sides of the pyramid that stands in for each friction cone.  Inscribed, so the
@@ -117,7 +118,8 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     arms_all = points - coms[owner]
     length_unit = max(float(np.linalg.norm(arms_all, axis=1).max()), 1e-6)
 
-    a_eq = np.zeros((6 * n_bodies, n_gen + 1))
+    # equilibrium rows (force and torque of each body) as a sparse matrix
+    entry_rows, entry_cols, entry_vals = [], [], []
     columns = np.arange(n_gen)
     for side, sign in ((owner, 1.0), (other, -1.0)):
         body_of_gen = side[gen_contact]
@@ -129,8 +131,12 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
         arm = points[gen_contact[used]] - coms[body_of_gen[used]]
         torque = np.cross(arm, g)
         for k in range(3):
-            np.add.at(a_eq, (rows + k, columns[used]), g[:, k])
-            np.add.at(a_eq, (rows + 3 + k, columns[used]), torque[:, k] / length_unit)
+            entry_rows += [rows + k, rows + 3 + k]
+            entry_cols += [columns[used], columns[used]]
+            entry_vals += [g[:, k], torque[:, k] / length_unit]
+    a_eq = sparse.coo_matrix(
+        (np.concatenate(entry_vals), (np.concatenate(entry_rows), np.concatenate(entry_cols))),
+        shape=(6 * n_bodies, n_gen + 1)).tocsc()
     b_eq = np.zeros(6 * n_bodies)
     loads = [list(b.loads) for b in bodies]
     for k in np.flatnonzero(known):
@@ -152,26 +158,36 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     # spread: t <= normal force carried by each supporting pair of unknown force
     pairs = sorted({c.pair for c in contacts if c.supporting and c.normal_force is None})
     n_known = int(known.sum())
-    a_ub = np.zeros((len(pairs) + n_known, n_gen + 1))
+    ub_rows, ub_cols, ub_vals = [], [], []
     if pairs:
         pair_row = {p: i for i, p in enumerate(pairs)}
         normal_part = np.einsum("ij,ij->i", gens, normals[gen_contact])
         spread = np.array([c.supporting and c.normal_force is None for c in contacts])[gen_contact]
         row = np.array([pair_row.get(c.pair, -1) for c in contacts])[gen_contact]
-        a_ub[row[spread], np.flatnonzero(spread)] = -normal_part[spread]
-        a_ub[:len(pairs), -1] = 1.0
+        ub_rows += [row[spread], np.arange(len(pairs))]
+        ub_cols += [np.flatnonzero(spread), np.full(len(pairs), n_gen)]
+        ub_vals += [-normal_part[spread], np.ones(len(pairs))]
     for r, k in enumerate(np.flatnonzero(known)):
-        a_ub[len(pairs) + r, k * sides:(k + 1) * sides] = 1.0
+        ub_rows.append(np.full(sides, len(pairs) + r))
+        ub_cols.append(np.arange(k * sides, (k + 1) * sides))
+        ub_vals.append(np.ones(sides))
     b_ub = np.concatenate([np.zeros(len(pairs)), np.ones(n_known)])
-    if not len(b_ub):
-        a_ub = b_ub = None
+    a_ub = None
+    if len(b_ub):
+        a_ub = sparse.coo_matrix(
+            (np.concatenate(ub_vals), (np.concatenate(ub_rows), np.concatenate(ub_cols))),
+            shape=(len(b_ub), n_gen + 1)).tocsc()
+    else:
+        b_ub = None
     objective = np.full(n_gen + 1, TOTAL_FORCE_WEIGHT)
     objective[-1] = -1.0 if pairs else 0.0
     cap = float(masses.min() * gravity / weight_unit)
     bounds = [(0.0, None)] * n_gen + [(0.0, cap)]
     result = linprog(objective, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=bounds,
                      method="highs",
-                     options={"primal_feasibility_tolerance": FEASIBILITY_TOLERANCE})
+                     # presolve costs more than it saves on these small problems
+                     options={"primal_feasibility_tolerance": FEASIBILITY_TOLERANCE,
+                              "presolve": False})
     if result.status != 0:
         return None
     forces = np.zeros((n_contacts, 3))

@@ -67,6 +67,10 @@ MAX_PATCH_POINTS = 8
 #: Steps of travel at a body's current speed within which a welded body counts as
 #: within reach and is woken before the step.
 REACH_STEPS = 2
+#: An impact up to this many times as hard as one a welded structure was found to
+#: carry, at the same place (within ``contact_distance``), is taken as carried too
+#: (the impact check is not solved again each step of an approach).
+IMPACT_RECHECK = 1.25
 #: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
 #: AllFilter): what a woken body is re-added with.
 DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
@@ -181,6 +185,7 @@ class Welds:
         self.pairs: dict[frozenset, list[WeldContact]] = {}
         self.retry: dict[frozenset, float] = {}
         self.touched: set[str] = set()
+        self.carried: dict[frozenset, tuple[float, tuple]] = {}
         self.dirty = False
         self._geometry: dict[int, tuple[Part, list, float]] = {}
 
@@ -191,6 +196,7 @@ class Welds:
         self.pairs.clear()
         self.retry.clear()
         self.touched.clear()
+        self.carried.clear()
         self.dirty = False
 
     def _order(self) -> dict[str, int]:
@@ -352,6 +358,7 @@ class Welds:
             del self.pairs[pair]
         if woken:
             self.retry.clear()
+            self.carried.clear()
             self.dirty = True
         return woken
 
@@ -386,6 +393,7 @@ class Welds:
         self.touched.discard(name)
         self.touched &= self.welded
         self.retry.clear()
+        self.carried.clear()
         self.dirty = True
 
     def _weld(self, names: set[str]) -> None:
@@ -393,6 +401,7 @@ class Welds:
             self._engine_weld(name)
             self.welded.add(name)
             self.still_since.pop(name, None)
+        self.carried.clear()
 
     # ------------------------------------------------------------------ per step
     def before_step(self) -> None:
@@ -446,6 +455,15 @@ class Welds:
                         hit[9] = force / w._force_scale()     # engine units, as Bullet's
                         hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
                         break
+        # an impact no harder, at about the same place, than one the same welded
+        # structure was found to carry is carried: no need to solve again
+        for pair in list(hits):
+            carried = self.carried.get(pair)
+            if carried is not None and all(
+                    p[9] <= IMPACT_RECHECK * carried[0] and
+                    np.linalg.norm(np.subtract(p[6], carried[1])) <= s.contact_distance * c
+                    for p in hits[pair]):
+                del hits[pair]
         if not hits:
             return
         movers = {n for pair in hits for n in pair} - self.welded
@@ -458,6 +476,10 @@ class Welds:
             group = self._group(target)
             done |= group
             if self._solve(group, movers, hits, store=False) is not None:
+                for pair in hits:
+                    if pair & group:
+                        worst = max(hits[pair], key=lambda p: p[9])
+                        self.carried[pair] = (worst[9], tuple(worst[6]))
                 continue
             struck = group & targets
             failing = self._failing(struck, movers, hits)
