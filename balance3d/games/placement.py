@@ -3,18 +3,24 @@
 The pose words name which of the piece's design-frame dimensions stands vertical:
 "flat" the thinnest, "edge" the middle one, "upright" the longest.  The yaw then
 turns the piece about the vertical.  The release height is measured from the
-highest surface under the piece's footprint (vertical rays through the footprint's
-corners and centre).
+highest surface under the piece's footprint: vertical rays through a grid of points
+``RAY_SPACING`` apart covering the footprint (the convex hull of the piece seen from
+above) and along its outline, so anything wider than ``RAY_SPACING`` beneath the
+piece is seen.
 """
 from __future__ import annotations
 
 import numpy as np
+import shapely
 from scipy.spatial.transform import Rotation
 
 from balance3d.games.base import POSES, Drop
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
 from balance3d.scene import body_pose
+
+#: m, spacing of the vertical rays that find the surface beneath a released piece.
+RAY_SPACING = 0.004
 
 #: Rotation taking each design axis (0 = x, 1 = y, 2 = z) to the vertical.
 _TO_VERTICAL = {
@@ -34,17 +40,30 @@ def pose_rotation(part: Part, pose: str, yaw: float) -> Rotation:
     return Rotation.from_euler("z", yaw) * _TO_VERTICAL[axis]
 
 
+def footprint_points(outline_xy: np.ndarray, spacing: float = RAY_SPACING) -> np.ndarray:
+    """(n, 2) m: points covering the convex hull of ``outline_xy`` ((k, 2) m) on a
+    grid ``spacing`` apart, plus points every ``spacing`` along its boundary."""
+    hull = shapely.MultiPoint(outline_xy).convex_hull
+    x0, y0, x1, y1 = hull.bounds
+    xs = np.arange(x0, x1 + spacing, spacing)
+    ys = np.arange(y0, y1 + spacing, spacing)
+    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
+    inside = shapely.contains_xy(hull, gx, gy)
+    boundary = hull.boundary if hull.geom_type != "Point" else hull
+    steps = np.linspace(0.0, 1.0, max(2, int(np.ceil(boundary.length / spacing)) + 1))
+    rim = shapely.get_coordinates(boundary.interpolate(steps, normalized=True))
+    return np.vstack([np.column_stack([gx[inside], gy[inside]]), rim])
+
+
 def release_pose(world: World, part: Part, drop: Drop) -> tuple[tuple, tuple]:
     """Body-frame ``(position (3,) m, quaternion xyzw)`` at which ``drop`` releases
     ``part``: bounding-box centre over (x, y), lowest point ``height`` above the
-    highest surface beneath."""
+    highest surface beneath its footprint."""
     rot = pose_rotation(part, drop.pose, drop.yaw)
     verts = rot.apply(part.design_mesh().vertices)
     lo, hi = verts.min(axis=0), verts.max(axis=0)
     centre = (lo + hi) / 2.0
     shift = np.array([drop.x - centre[0], drop.y - centre[1]])
-    corners = np.array([[lo[0], lo[1]], [lo[0], hi[1]], [hi[0], lo[1]], [hi[0], hi[1]],
-                        [centre[0], centre[1]]]) + shift
-    surface = world.height_below(corners)
+    surface = world.height_below(footprint_points(verts[:, :2] + shift))
     origin = (shift[0], shift[1], max(surface, 0.0) + drop.height - lo[2])
     return body_pose(part, origin, tuple(rot.as_quat()))

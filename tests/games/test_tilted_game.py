@@ -13,6 +13,7 @@ from balance3d.games import (Choose, Drop, GameError, IllegalActionError, Pass, 
                              new_game)
 from balance3d.games.tilted import (TiltedAuctionVerdict, TiltedBuyVerdict, TiltedState,
                                     TiltedVerdict, piece_length, roll_d6)
+from balance3d.games.placement import release_pose
 from balance3d.games.tilted_judge import BeamFrame
 
 ACROSS = math.pi / 2
@@ -262,14 +263,30 @@ def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
     assert refused(state, Pass())
 
 
-def test_a_drop_that_would_overlap_a_block_at_release_is_refused():
-    # The release height is measured under the new block's corners and centre; a
-    # thin upright block between them is not seen, and World.drop finds the overlap.
+def test_a_drop_that_would_overlap_a_block_at_release_is_refused(monkeypatch):
+    # Release heights are measured by rays over the whole footprint, so a real drop
+    # is released above whatever lies beneath it; the refusal path is reached here by
+    # a release pose forced onto a block that is already on the beam.
+    state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, hands=[[6], [6, 6, 1]])
+    state.stage([drop(state, "6u-2", 0.25, yaw=ACROSS),
+                 drop(state, "6u-3", -0.15)])
+    occupied = state.world.pose("6u-3")
+    monkeypatch.setattr("balance3d.games.tilted.release_pose",
+                        lambda world, part, action: (tuple(occupied[0]), tuple(occupied[1])))
+    assert "overlap" in refused(state, drop(state, "6u-1", -0.15))
+
+
+def test_a_drop_over_a_thin_upright_block_is_released_above_it():
+    # A 6u block dropped across a 1u-wide upright block lands on it, not through it.
     state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, hands=[[6], [6, 6, 1]])
     state.stage([drop(state, "6u-2", 0.25, yaw=ACROSS),
                  drop(state, "6u-3", -0.15, pose="upright")])
-    assert state.low_end == +1
-    assert "overlap" in refused(state, drop(state, "6u-1", -0.10))
+    top = state.world.vertices("6u-3")[:, 2].max()
+    assert state.is_legal(drop(state, "6u-1", -0.15, height=0.002)) == (True, "")
+    part = state.world.part("6u-3")
+    pos, _ = release_pose(state.world, part, drop(state, "6u-1", -0.15, height=0.002))
+    lowest = pos[2] - 0.0125                  # the flat 6u block's half height
+    assert top < lowest <= top + 0.002 + 1e-9
 
 
 # ---------------------------------------------------------------------- advanced
