@@ -4,31 +4,34 @@ one with the best coins.
 Drops
     Physics is deterministic (a cloned state plays on bit for bit like the
     original), so a drop tried in ``state.clone()`` shows exactly the verdict the
-    real drop will get: the "expected" coins are the coins.  Each trial costs a
-    clone and a judged drop, from tens of ms on a bare beam to seconds under a
-    pile of thirty blocks, so the search has a budget: at most :data:`MAX_TRIALS`
-    trials, and no new trial once the trials so far have simulated
-    :data:`WORK_BUDGET` body-steps (physics steps settled times bodies moving:
-    what a judged drop's wall time is proportional to).  Both are deterministic
-    (never a wall-clock limit), so the same game always gets the same moves.
+    real drop will get: the "expected" coins are the coins.  A trial costs a clone
+    and a judged drop, from tens of ms on a bare beam to seconds under a pile, so
+    the planner makes at most :data:`MAX_TRIALS` of them per drop, chosen by a
+    static estimate, and never uses a wall-clock limit (the same game always gets
+    the same moves).
 
     The candidates lay the block *across* the beam (flat, long axis across), its
     centre on the beam's centre line, as far out in a section as it can while
     touching only that section (:data:`LINE_MARGIN` inside the section's outer
     line): the most torque a block can give and still earn the section's value.
-    For each section, best value first, the largest block in hand is tried; when
-    it tilts the beam, a binary search over the smaller lengths in hand finds the
-    smallest block that still does (the big blocks are kept for harder tilts).
-    A drop scores its net coins (won minus penalty paid); among equal nets, one
-    with no block returned, then the smaller block, wins.  The search stops as
-    soon as no section left can beat the best net found.
+    The estimate is the lever rule about the fulcrum's apex line: a candidate's
+    *tilt ratio* is its mass moment (kg m) over the moment that now holds the low
+    end down (every body's mass times the horizontal distance of its centre of
+    mass from the apex line).  For each section, best value first, the smallest
+    block with a ratio of at least :data:`TILT_RATIO` is tried; if it does not
+    tilt the beam, the next longer one is.  A drop scores its net coins (won minus
+    penalty paid); among equal nets, one with no block returned, then the smaller
+    block, wins.  The search stops as soon as no section left can beat the best
+    net found.
 
     When nothing tilts (or a tilt costs more than it earns), the smallest block goes
     across the beam just outside the fulcrum section, where it adds the least torque
     for the next player; this trial is made even when the budget is spent, and a
     position further out is tried (budget permitting) if that one costs a penalty.
-    Should no trial give a verdict, the first legal quiet drop is played untried,
-    else a random legal one (the bot's own seeded generator).
+    A candidate refused before physics (it would overlap a block at release) is
+    released higher (:data:`RELEASE_HEIGHTS`) without spending a trial.  Should no
+    trial give a verdict, the first legal quiet drop is played untried, else a
+    random legal one (the bot's own seeded generator).
 
 Decisions
     buy : always (blocks are what keep a player in the game), except in the solo
@@ -46,23 +49,21 @@ from dataclasses import dataclass
 
 from balance3d.bots import BotError, bot_rng
 from balance3d.bots.random_bot import MAX_TRIES, random_drop
-from balance3d.games.base import Action, Choose, Drop, IllegalActionError, Pass, State
+from balance3d.games.base import Action, Choose, Drop, Pass, State
 from balance3d.games.tilted import TiltedState, TiltedVerdict, piece_length
-from balance3d.games.tilted_judge import BeamFrame
+from balance3d.games.tilted_judge import FULCRUM, BeamFrame
 from balance3d.physics.world import WorldError
 
-#: Trials (clone + judged drop) per drop decision, at most.
-MAX_TRIALS = 10
-#: Trials per drop decision whatever their work.
-MIN_TRIALS = 2
-#: body-steps (physics steps settled x bodies on the beam) simulated per drop
-#: decision, at most: about 1 s of trials at the ~60 us per body-step measured on
-#: the benchmark machine (benchmarks/bench_games.py).
-WORK_BUDGET = 16000
+#: Trials (clone + judged drop) per drop decision, at most (the quiet drop's first
+#: trial is made even beyond it).
+MAX_TRIALS = 3
+#: Lowest tilt ratio (candidate moment / holding moment) worth a trial.
+TILT_RATIO = 0.9
 #: m, clearance between a candidate block's footprint and a section's line.
 LINE_MARGIN = 0.004
-#: m, release height of every candidate (a gentle drop).
-RELEASE_HEIGHT = 0.003
+#: m, release heights tried in turn until the game accepts the drop (the lowest is
+#: a gentle drop; the higher ones clear blocks the release check finds in the way).
+RELEASE_HEIGHTS = (0.003, 0.012, 0.03)
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,8 @@ class PlannerBot:
 
     # -- drops -----------------------------------------------------------------
     def plan_drop(self, state: TiltedState) -> Trial:
-        """The best drop found within :data:`MAX_TRIALS` trials, with its verdict."""
+        """The best drop found within :data:`MAX_TRIALS` trials, with its verdict
+        (None for a drop played untried)."""
         lengths: dict[int, str] = {}
         for piece in state.legal_pieces():
             lengths.setdefault(piece_length(piece), piece)
@@ -139,9 +141,12 @@ class PlannerBot:
             s = section.stop - search.width / 2 - LINE_MARGIN
             if s - search.width / 2 < section.start + LINE_MARGIN:
                 continue
-            found = self._smallest_tilting(search, sizes, s)
-            if found is not None and (best is None or found.key > best.key):
-                best = found
+            for length in [n for n in sizes if search.ratio(n, s) >= TILT_RATIO]:
+                trial = search.trial(length, s)
+                if trial is not None and trial.verdict is not None and trial.verdict.tilted:
+                    if best is None or trial.key > best.key:
+                        best = trial
+                    break
         if best is None or best.net <= 0:
             quiet = self._quiet_drop(search, sizes[0])
             if quiet is not None and (best is None or quiet.key > best.key):
@@ -157,33 +162,13 @@ class PlannerBot:
             for section in state.rules.sections:
                 if section.value:
                     drop = search.drop(length, section.start + search.width / 2 + LINE_MARGIN)
-                    if state.is_legal(drop)[0]:
+                    if drop is not None:
                         return Trial(drop, length, None)
         for _ in range(MAX_TRIES):
             drop = random_drop(state, self.rng)
             if state.is_legal(drop)[0]:
                 return Trial(drop, piece_length(drop.piece), None)
         raise BotError(f"planner: no legal drop found for seat {state.current_player}")
-
-    def _smallest_tilting(self, search: "_Search", sizes: list[int], s: float) -> Trial | None:
-        """The trial of the smallest length in ``sizes`` that tilts the beam lying
-        across it at ``s`` (assuming a longer block tilts when a shorter one does),
-        or None when even the longest does not."""
-        top = search.trial(sizes[-1], s)
-        if top is None or top.verdict is None or not top.verdict.tilted:
-            return None
-        best, lo, hi = top, 0, len(sizes) - 1
-        while lo < hi:
-            mid = (lo + hi) // 2
-            trial = search.trial(sizes[mid], s)
-            if trial is None:
-                break
-            if trial.verdict is not None and trial.verdict.tilted:
-                best = max(best, trial, key=lambda t: t.key)
-                hi = mid
-            else:
-                lo = mid + 1
-        return best
 
     def _quiet_drop(self, search: "_Search", length: int) -> Trial | None:
         """The smallest block across the beam just outside the fulcrum section (or,
@@ -195,7 +180,7 @@ class PlannerBot:
             s = section.start + search.width / 2 + LINE_MARGIN
             trial = search.trial(length, s, force=best is None)
             if trial is None:
-                break
+                continue
             if best is None or trial.key > best.key:
                 best = trial
             if trial.verdict is not None and not trial.verdict.returned:
@@ -204,48 +189,66 @@ class PlannerBot:
 
 
 class _Search:
-    """Trials of drops across the beam at distance ``s`` on the high side, counted
-    against :data:`MAX_TRIALS` and remembered."""
+    """Trials of drops across the beam at distance ``s`` (m) from the centre line
+    on the high side, counted against :data:`MAX_TRIALS` and remembered, and the
+    static estimate that orders them."""
 
     def __init__(self, state: TiltedState, pieces: dict[int, str]) -> None:
         self.state = state
         self.pieces = pieces
-        self.frame = BeamFrame.of(state.world)
+        world = state.world
+        self.frame = BeamFrame.of(world)
         self.side = -state.low_end
         #: m, the blocks' cross-section (the 1u block's smallest extent).
         self.width = float(min(state.scene.parts[state.rules.block_parts[0]].extents))
         axis = self.frame.rotation[:, 0]
         self.yaw = math.atan2(axis[1], axis[0]) + math.pi / 2
+        apex = world.vertices(FULCRUM)
+        top = apex[:, 2] >= apex[:, 2].max() - 1e-9
+        #: m, world x of the fulcrum's apex line.
+        self.pivot = float(apex[top, 0].mean())
+        high = self.frame.to_world([(self.side * self.frame.half[0], 0.0, 0.0)])[0, 0]
+        #: +1 / -1: the direction of the high side along world x.
+        self.toward_high = 1.0 if high > self.pivot else -1.0
+        #: kg m, the mass moment holding the low end down (>= a small floor).
+        self.holding = max(-sum(world.part(n).mass * (world.pose(n)[0][0] - self.pivot)
+                                * self.toward_high for n in world.dynamic_names), 1e-9)
         self.trials = 0
-        self.work = 0.0
-        self.steps_per_second = 1.0 / state.world.settings.time_step
         self.seen: dict[tuple[int, float], Trial] = {}
 
-    def drop(self, length: int, s: float) -> Drop:
-        """The drop of the ``length`` block across the beam, centred at distance
-        ``s`` (m) from the centre line on the high side."""
-        top = self.frame.half[2]
-        x, y = self.frame.to_world([(self.side * s, 0.0, top)])[0, :2]
-        return Drop(self.pieces[length], float(x), float(y), RELEASE_HEIGHT,
-                    float(self.yaw), "flat")
+    def ratio(self, length: int, s: float) -> float:
+        """Tilt ratio of the ``length`` block across the beam at ``s``: its mass
+        moment about the apex line over the moment holding the low end down."""
+        part = self.state.scene.parts[self.state.rules.block_parts[length - 1]]
+        x = self.frame.to_world([(self.side * s, 0.0, self.frame.half[2])])[0, 0]
+        return part.mass * (x - self.pivot) * self.toward_high / self.holding
+
+    def drop(self, length: int, s: float) -> Drop | None:
+        """The legal drop of the ``length`` block across the beam centred at ``s``,
+        released at the lowest of :data:`RELEASE_HEIGHTS` the game accepts (None
+        when it accepts none)."""
+        x, y = self.frame.to_world([(self.side * s, 0.0, self.frame.half[2])])[0, :2]
+        for height in RELEASE_HEIGHTS:
+            drop = Drop(self.pieces[length], float(x), float(y), height, float(self.yaw), "flat")
+            if self.state.is_legal(drop)[0]:
+                return drop
+        return None
 
     def trial(self, length: int, s: float, force: bool = False) -> Trial | None:
-        """Try the drop in a copy of the game; None when the budget is spent
-        (``force``: try it anyway)."""
+        """Try the drop in a copy of the game; None when the game refuses it at every
+        release height or the budget is spent (``force``: try it anyway)."""
         key = (length, round(s, 6))
         if key in self.seen:
             return self.seen[key]
-        if not force and (self.trials >= MAX_TRIALS or (self.trials >= MIN_TRIALS
-                                                        and self.work >= WORK_BUDGET)):
+        if not force and self.trials >= MAX_TRIALS:
+            return None
+        drop = self.drop(length, s)
+        if drop is None:
             return None
         self.trials += 1
-        drop = self.drop(length, s)
         try:
             verdict = self.state.clone().apply(drop)
-        except (IllegalActionError, WorldError):
+        except WorldError:
             verdict = None
-        if verdict is not None:
-            bodies = 1 + len(verdict.blocks) + len(verdict.returned)
-            self.work += verdict.settle_time * self.steps_per_second * bodies
         self.seen[key] = Trial(drop, length, verdict)
         return self.seen[key]
