@@ -140,6 +140,8 @@ def _reduce(points: np.ndarray, keep: int) -> np.ndarray:
     return np.asarray(pts)
 
 
+#: degrees: contact points of one pair whose normals are this close share a patch.
+PATCH_NORMAL_ANGLE_DEG = 10.0
 #: m: patch corners closer than this are one corner (the hair-wide buffers used to
 #: intersect segments leave clusters of points this close).
 CORNER_MERGE = 1e-7
@@ -239,12 +241,31 @@ class Welds:
             self._geometry[id(part)] = entry
         return entry[1], entry[2]
 
+    def patches(self, a: str, b: str, points: list) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Contact patches of bodies ``a`` and ``b``, which Bullet finds touching at
+        ``points`` (pybullet contact tuples with ``a`` as body A): one patch per
+        direction of contact (two non-convex parts can touch in several places, at
+        different angles; points whose normals are within
+        :data:`PATCH_NORMAL_ANGLE_DEG` share a patch).  See :meth:`patch`."""
+        limit = math.cos(math.radians(PATCH_NORMAL_ANGLE_DEG))
+        clusters: list[tuple[np.ndarray, list]] = []
+        for p in sorted(points, key=lambda p: p[8]):        # deepest first
+            normal = np.asarray(p[7], float) / np.linalg.norm(p[7])
+            for direction, members in clusters:
+                if float(direction @ normal) >= limit:
+                    members.append(p)
+                    break
+            else:
+                clusters.append((normal, [p]))
+        return [self.patch(a, b, members) for _, members in clusters]
+
     def patch(self, a: str, b: str, points: list) -> tuple[np.ndarray, np.ndarray]:
-        """Contact patch of bodies ``a`` and ``b``, which Bullet finds touching at
-        ``points`` (pybullet contact tuples with ``a`` as body A).  Returns ((k, 3) m
+        """Contact patch of bodies ``a`` and ``b`` touching at ``points`` (pybullet
+        contact tuples with ``a`` as body A, all in one direction).  Returns ((k, 3) m
         patch corners, (3,) unit normal from ``b`` towards ``a``).  The patch is the
         convex hull of where the two parts' convex pieces meet: each piece's vertices
-        within ``weld_patch_tolerance`` of the contact plane, intersected."""
+        within ``weld_patch_tolerance`` of the contact plane through the deepest
+        point, intersected."""
         w = self.world
         c, tol = w.settings.length_scale, w.settings.weld_patch_tolerance
         deepest = min(points, key=lambda p: p[8])
@@ -578,7 +599,7 @@ class Welds:
                 key = frozenset(group)
                 if self.retry.get(key, -math.inf) > now:
                     continue
-                if not self._try_weld(group, touch):
+                if not self._try_weld(group, touch, live):
                     self.retry[key] = now + s.rest_time
             else:
                 processed |= group
@@ -618,10 +639,12 @@ class Welds:
         return list(groups.values())
 
     # ------------------------------------------------------------------ statics
-    def _problem(self, solve: set[str], loads_from: set[str], live: dict):
-        """The statics problem of the bodies ``solve``.  Contacts with bodies in
-        ``loads_from`` (moving) carry their measured normal force; every other contact
-        with a body outside ``solve`` is a support."""
+    def _problem(self, solve: set[str], loads_from: set[str], live: dict,
+                 rigid: set[str] = frozenset()):
+        """The statics problem of the bodies ``solve``, touching as ``live`` (pybullet
+        contact tuples by pair) says.  Contacts with static or welded bodies, or with
+        bodies in ``rigid``, are supports; contacts with any other body (one in
+        ``loads_from``, or awake) carry their measured normal force."""
         w = self.world
         order = self._order()
         names = sorted(solve, key=order.__getitem__)
@@ -657,21 +680,23 @@ class Welds:
             if a not in solve:
                 a, b = b, a
             points = [p if w._names[p[1]] == a else _swap(p) for p in live[pair]]
-            moving = b in loads_from or not (b in solve or b in self.welded or w._static[b])
+            moving = b in loads_from or not (b in solve or b in rigid or b in self.welded
+                                             or w._static[b])
             if moving:
                 for p in points:
                     add(a, b, tuple(v / c for v in p[5]), p[7], p[9] * scale)
                 continue
-            corners, normal = self.patch(a, b, points)
             distance = min(p[8] for p in points) / c
-            for corner in corners:
-                add(a, b, corner, tuple(normal), distance=distance)
+            for corners, normal in self.patches(a, b, points):
+                for corner in corners:
+                    add(a, b, corner, tuple(normal), distance=distance)
         return bodies, contacts, records
 
-    def _solve(self, solve: set[str], loads_from: set[str], live: dict, store: bool = True):
+    def _solve(self, solve: set[str], loads_from: set[str], live: dict, store: bool = True,
+               rigid: set[str] = frozenset()):
         """Statics of ``solve`` (see :meth:`_problem`): the forces, or None when they
         cannot hold.  ``store`` keeps the solved forces of welded pairs."""
-        bodies, contacts, records = self._problem(solve, loads_from, live)
+        bodies, contacts, records = self._problem(solve, loads_from, live, rigid)
         forces = solve_statics(bodies, contacts, self.world.settings.gravity)
         if forces is None:
             return None
@@ -710,20 +735,64 @@ class Welds:
                 return None
             solve = self.closure_up(solve | below)
 
-    def _try_weld(self, group: set[str], contacts: dict) -> bool:
+    def _try_weld(self, group: set[str], contacts: dict, live: dict) -> bool:
         """Weld the resting bodies of ``group`` (touching as ``contacts`` say) if the
-        group's statics hold; if the resting bodies would hold on rigid supports but
-        the welded part under them fails, wake that part."""
+        group's statics hold.  When they do not:
+
+        * a resting body that cannot stay even with every neighbour held rigid is left
+          to the dynamics, with what rests on it, and the rest of the group is welded
+          if its statics hold under the measured forces (``live``) of those left out;
+        * when the resting bodies would all hold on rigid supports, the welded part
+          under them fails: it wakes.
+
+        Returns True when every resting body was welded."""
         resting = group - self.welded
+        welded = group & self.welded
         if self._solve(group, set(), contacts) is not None:
             self._weld(resting)
             return True
-        welded = group & self.welded
-        if welded and self._solve(resting, set(), contacts, store=False) is not None:
+        candidates = set(resting)
+        while True:
+            culprits = {n for n in candidates
+                        if self._solve({n}, set(), contacts, store=False, rigid=group) is None}
+            if not culprits:
+                break
+            candidates -= self._resting_on(culprits, contacts, candidates)
+            if not candidates:
+                return False
+            left_out = resting - candidates
+            mixed = {p: v for p, v in contacts.items() if not p & left_out}
+            mixed.update({p: v for p, v in live.items()
+                          if p & left_out and p & (candidates | welded)})
+            if self._solve(candidates | welded, left_out, mixed) is not None:
+                self._weld(candidates)
+                return False
+        if candidates == resting and welded:
             failing = self._failing(resting, set(), contacts)
             if failing is not None and failing & welded:
                 self.wake(failing & welded)
         return False
+
+    def _resting_on(self, lower: set[str], contacts: dict, among: set[str]) -> set[str]:
+        """``lower`` and the bodies of ``among`` resting on them, transitively, as the
+        contact normals in ``contacts`` say."""
+        w = self.world
+        limit = w.settings.support_min_normal_z
+        found, todo = set(lower), list(lower)
+        while todo:
+            below = todo.pop()
+            for pair, points in contacts.items():
+                if below not in pair:
+                    continue
+                (upper,) = pair - {below}
+                if upper in found or upper not in among:
+                    continue
+                # normal on body B towards body A: upward from ``below`` to ``upper``?
+                if any((p[7][2] if w._names[p[1]] == upper else -p[7][2]) >= limit
+                       for p in points):
+                    found.add(upper)
+                    todo.append(upper)
+        return found
 
     def _check_loads(self, group: set[str], moving: set[str], live: dict) -> None:
         """The welded part of ``group`` under the measured loads of ``moving`` bodies."""
