@@ -107,8 +107,7 @@ def environment() -> dict:
             "python": platform.python_version(), "pybullet": pybullet.getAPIVersion(),
             "balance3d": balance3d.__version__, "commit": commit or None,
             "scene_digest": balance3d.load_scene("tilted").digest,
-            "planner": {"max_trials": planner.MAX_TRIALS, "min_trials": planner.MIN_TRIALS,
-                        "work_budget_body_steps": planner.WORK_BUDGET}}
+            "planner": {"max_trials": planner.MAX_TRIALS, "tilt_ratio": planner.TILT_RATIO}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     cpu = pin_to_one_core()
     env = environment()
     env["pinned_cpu"] = cpu
+    env["load_average_start"] = _load()
     print(f"balance3d {env['balance3d']} ({env['commit']}), {env['cpu']}, pinned to CPU {cpu}",
           flush=True)
 
@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     match_wall = time.perf_counter() - start
 
     walls = [g["wall_s"] for g in planner_games]
+    env["load_average_end"] = _load()
     results = {
         "environment": env,
         "judged_drop": {"random_games": spread(random_drops),
@@ -179,6 +180,12 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "games.md").write_text(table)
     print(table)
     return 0
+
+
+def _load() -> list[float] | None:
+    """The system's 1, 5 and 15 minute load averages (other processes slow the
+    timings down on a shared machine), or None where unknown."""
+    return [round(v, 2) for v in os.getloadavg()] if hasattr(os, "getloadavg") else None
 
 
 def _rate(matches: list[dict]) -> float | None:
@@ -211,10 +218,12 @@ def markdown(results: dict) -> str:
         f"{vs['win_rate_seat1']:.0%}) | beats random clearly | "
         f"{'yes' if vs['win_rate'] >= 0.75 else '**no**'} |",
         "",
-        f"Measured {env['date']} on {env['cpu']}, one core (CPU {env['pinned_cpu']}), "
+        f"Measured {env['date']} on {env['cpu']}, one core (CPU {env['pinned_cpu']}; system "
+        f"load average {env['load_average_start'][0]:g} at the start, "
+        f"{env['load_average_end'][0]:g} at the end), "
         f"Python {env['python']}, balance3d {env['balance3d']} ({env['commit']}), Tilted scene "
         f"digest {env['scene_digest'][:12]}; planner budget {env['planner']['max_trials']} "
-        f"trials / {env['planner']['work_budget_body_steps']} body-steps per drop.  "
+        f"trials per drop.  "
         f"`python benchmarks/bench_games.py`.",
         "",
     ]
