@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from balance3d import __version__
+from balance3d.bots import BotError
 from balance3d.games import new_game
 from balance3d.games.base import (ACTION_TYPES, Action, IllegalActionError, Player,
                                   RecordError, State, Verdict, action_from_dict, action_to_dict)
@@ -404,8 +405,6 @@ def play(recorder: Recorder, bots: Sequence[Any] = (), script: Sequence[Action] 
     Raises :class:`ScriptError` naming the script action and game turn of an illegal
     scripted action, and :class:`~balance3d.bots.BotError` when a bot plays an illegal
     action or the game has not ended after ``max_actions`` actions."""
-    from balance3d.bots import BotError
-
     state = recorder.state
     for i, action in enumerate(script):
         if state.is_over:
