@@ -353,8 +353,10 @@ class State(ABC):
         self.events.append(Event(self.turn, player, kind, text, data))
 
     def clone(self) -> "State":
-        """An independent copy (its own world) that plays on identically."""
-        return type(self).from_dict(self.to_dict(), scene=self.scene)
+        """An independent copy (its own world) that plays on identically.  It goes
+        through JSON, so it shares no mutable data with this state and is exactly
+        what saving and loading would give."""
+        return type(self).from_dict(json.loads(json.dumps(self.to_dict())), scene=self.scene)
 
     # -- saving ------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
