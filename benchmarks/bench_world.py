@@ -364,7 +364,10 @@ def markdown(results: dict) -> str:
         f"{results['generated']}, Python {results['python']}, {results['machine']}; median of "
         f"{results['repeats']} repeats; stepping runs of at least "
         f"{results['simulated_seconds']} simulated s and {results['min_wall_seconds']} "
-        "wall-clock s (`python benchmarks/bench_world.py`).", "",
+        "wall-clock s (`python benchmarks/bench_world.py`); system load average "
+        f"{results['load_average'][0]} before, {results['load_average'][1]} after "
+        "(other processes share the cores: absolute rates vary with it, the interleaved "
+        "ratios much less).", "",
         "World steps/s and the real-time factor are the World as the scene configures it "
         "(welding bodies at rest when the scene says so).  The overhead compares the World "
         "with welding off against a bare pybullet loop stepping the same bodies with the "
@@ -398,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeats < 1 or not args.seconds > 0:
         parser.error("--repeats must be >= 1 and --seconds > 0")
 
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         scenes = [load_scene(name) for name in list_scenes()] + [column_scene(Path(tmp))]
         results_rows = []
@@ -417,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
         "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "python": platform.python_version(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "repeats": args.repeats,
         "simulated_seconds": args.seconds,
         "min_wall_seconds": args.min_wall,
