@@ -186,7 +186,8 @@ BAD = [
     ("wrong-type-iterations", _edit("time_step = 0.004", "time_step = 0.004\n"
                                                          "solver_iterations = 10.5"),
      "physics.solver_iterations", "whole number"),
-    ("wrong-type-table", lambda text: 'physics = "fast"\n' + _edit("[physics]\ntime_step = 0.004\n", "")(text),
+    ("wrong-type-table",
+     lambda text: 'physics = "fast"\n' + _edit("[physics]\ntime_step = 0.004\n", "")(text),
      "physics", "must be a table"),
     ("scene-not-table", lambda text: "scene = 3\n" + _edit("[scene]\n", "[rules]\n")(text),
      "scene", "must be a table"),
