@@ -420,6 +420,11 @@ class World:
         welded bodies about to be hit before each step, and run the statics pass
         before the first step after a change and every ``rest_check_interval``)."""
         step, cid = pybullet.stepSimulation, self._client._client
+        # Bullet keeps the contact breaking threshold in one process-wide variable:
+        # set this World's own before stepping, or the last World configured applies.
+        pybullet.setPhysicsEngineParameter(
+            contactBreakingThreshold=self.settings.contact_breaking_threshold
+            * self.settings.length_scale, physicsClientId=cid)
         if not self.settings.weld:
             for _ in range(n):
                 step(physicsClientId=cid)

@@ -71,6 +71,23 @@ def test_two_worlds_in_one_process_are_independent():
     assert b.pose("block")[0][2] < 0.15
 
 
+@pytest.mark.parametrize("threshold", [0.001, 0.2])
+def test_another_worlds_settings_do_not_leak(threshold):
+    """Bullet holds the contact breaking threshold in a process-wide variable: a World
+    configured later with another value must not change how this one steps."""
+    def run(other_settings) -> dict[str, bytes]:
+        world = TILTED.build_world()
+        world.drop("block", LONG, (0.2, 0.0, 0.08))
+        other = World(other_settings) if other_settings else None
+        world.step(400)
+        if other:
+            other.close()
+        return poses(world)
+
+    alone = run(None)
+    assert run(SETTINGS.replace(contact_breaking_threshold=threshold)) == alone
+
+
 def test_close_disconnects_once():
     world = table_world()
     cid = world.client._client
