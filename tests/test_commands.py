@@ -109,6 +109,19 @@ def test_bad_scene_from_the_shell_has_no_traceback(tmp_path):
         "(expected one of: kind, mass, material, size, static)"]
 
 
+def test_closed_pipe_ends_quietly(tmp_path):
+    """``balance3d scene show tower | head -1``: the reader is gone, no traceback."""
+    read, write = os.pipe()
+    os.close(read)
+    env = dict(os.environ, PYTHONPATH=str(Path(balance3d.__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, "-m", "balance3d.cli", "scene", "show", "tower"],
+                          stdout=write, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                          env=env)
+    os.close(write)
+    assert done.returncode == 141
+    assert done.stderr == ""
+
+
 def test_models_export(tmp_path, capsys):
     out = tmp_path / "meshes"
     assert cli.main(["models", "export", "--format", "stl", "--out", str(out),
