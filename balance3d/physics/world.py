@@ -405,9 +405,9 @@ class World:
         ray hits anything."""
         c, top = self.settings.length_scale, self.settings.table_extent
         points = np.asarray(points_xy, dtype=float).reshape(-1, 2) * c
-        starts = [[x, y, top * c] for x, y in points]
-        ends = [[x, y, -top * c] for x, y in points]
-        hits = self._client.rayTestBatch(starts, ends)
+        starts = np.column_stack([points, np.full(len(points), top * c)])
+        ends = np.column_stack([points, np.full(len(points), -top * c)])
+        hits = self._client.rayTestBatch(starts.tolist(), ends.tolist())
         heights = [hit[3][2] / c for hit in hits if hit[0] >= 0]
         return max(heights, default=-top)
 
