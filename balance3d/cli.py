@@ -1,7 +1,6 @@
 """The ``balance3d`` command.  Each sub-command lives in :mod:`balance3d.commands`
-as a module with ``add_parser(subparsers)`` and ``run(args) -> int``; they are
-imported only when needed so that ``balance3d --help`` stays fast and nothing here
-needs a display."""
+as a module with ``add_parser(subparsers)`` and ``run(args) -> int``.  Nothing here
+imports the GUI or needs a display."""
 from __future__ import annotations
 
 import argparse

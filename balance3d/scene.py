@@ -370,8 +370,25 @@ def check_value(checker: _Checker, key: str, value: Any, kind: str) -> Any:
 
 
 def _glyphs() -> dict[str, Any]:
+    """Letter glyphs from ``models/letters.toml``, checked: each has positive whole
+    ``columns`` and ``rows`` and ``rects`` rows of four cell coordinates."""
     path = models_dir() / "letters.toml"
-    return _read(path).get("glyphs", {})
+    glyphs = _read(path).get("glyphs", {})
+    for letter, glyph in glyphs.items():
+        where = f"{path}: glyphs.{letter}"
+        if not isinstance(glyph, dict):
+            raise SceneError(f"{where}: must be a table")
+        for key in ("columns", "rows"):
+            value = glyph.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise SceneError(f"{where}.{key}: must be a positive whole number, got {value!r}")
+        rects = glyph.get("rects")
+        if not (isinstance(rects, list) and rects and all(
+                isinstance(r, list) and len(r) == 4
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in r)
+                for r in rects)):
+            raise SceneError(f"{where}.rects: must be a list of [col0, row0, col1, row1] rows")
+    return glyphs
 
 
 def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Material]) -> Part:

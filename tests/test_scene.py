@@ -350,3 +350,11 @@ def test_summary_lists_every_body_with_mass_and_pose():
     assert summary["parts"]["plate"]["dimensions"] == {"side": 0.4, "thickness": 0.01}
     assert summary["physics"]["time_step"] == scene.physics.time_step
     assert summary["digest"] == scene.digest
+
+
+def test_a_malformed_glyph_names_the_models_file_and_key(tmp_path, monkeypatch):
+    import balance3d.scene as scene_module
+    (tmp_path / "letters.toml").write_text("[glyphs.T]\ncolumns = 3\nrows = 0\nrects = []\n")
+    monkeypatch.setattr(scene_module, "models_dir", lambda: tmp_path)
+    with pytest.raises(SceneError, match=r"letters\.toml: glyphs\.T\.rows: must be a positive"):
+        scene_module._glyphs()
