@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import highspy
 import numpy as np
-from scipy import sparse
-from scipy.optimize import linprog
 
 #: Sides of the pyramid that stands in for each friction cone.  Inscribed, so the
 #: friction available is under-estimated by at most 1 - cos(pi / sides) (7.6 % for 8).
@@ -33,6 +32,64 @@ FEASIBILITY_TOLERANCE = 1e-9
 #: Weight of the total-force term against the spread term in the objective
 #: (dimensionless, both in units of the heaviest weight): small, it only breaks ties.
 TOTAL_FORCE_WEIGHT = 1e-3
+#: A solution HiGHS calls optimal is still rejected when it misses a bound or a
+#: constraint by more than this (units of the heaviest weight): the check, and the
+#: value, that scipy's ``linprog`` applies to HiGHS's answers.
+SOLUTION_TOLERANCE = 10.0 * FEASIBILITY_TOLERANCE ** 0.5
+
+
+def _highs_options() -> highspy.HighsOptions:
+    """HiGHS's options for the statics program: silent, dual simplex, no presolve
+    (it costs more than it saves on these small problems)."""
+    options = highspy.HighsOptions()
+    options.output_flag = False
+    options.log_to_console = False
+    options.presolve = "off"
+    options.simplex_strategy = 1          # dual simplex
+    options.primal_feasibility_tolerance = FEASIBILITY_TOLERANCE
+    return options
+
+
+_HIGHS_OPTIONS = _highs_options()
+
+
+def _solve_lp(cost: np.ndarray, matrix: tuple[np.ndarray, np.ndarray, np.ndarray],
+              row_lower: np.ndarray, row_upper: np.ndarray,
+              col_upper: np.ndarray) -> np.ndarray | None:
+    """Minimise ``cost @ x`` subject to ``row_lower <= A @ x <= row_upper`` and
+    ``0 <= x <= col_upper`` with HiGHS; None when it finds no acceptable optimum.
+
+    ``matrix`` is A as (values, rows, columns) with no repeated (row, column); the
+    program is passed to HiGHS directly (column-wise, rows sorted in each column),
+    as scipy's ``linprog(method="highs")`` would pass it, without its input checks."""
+    values, rows, cols = matrix
+    n_col, n_row = len(cost), len(row_lower)
+    order = np.lexsort((rows, cols))
+    lp = highspy.HighsLp()
+    lp.num_col_ = lp.a_matrix_.num_col_ = n_col
+    lp.num_row_ = lp.a_matrix_.num_row_ = n_row
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.concatenate(([0], np.cumsum(np.bincount(cols, minlength=n_col))))
+    lp.a_matrix_.index_ = rows[order]
+    lp.a_matrix_.value_ = values[order]
+    lp.col_cost_ = cost
+    lp.col_lower_ = np.zeros(n_col)
+    lp.col_upper_ = col_upper
+    lp.row_lower_ = row_lower
+    lp.row_upper_ = row_upper
+    highs = highspy.Highs()
+    highs.passOptions(_HIGHS_OPTIONS)
+    if highs.passModel(lp) == highspy.HighsStatus.kError or highs.run() == highspy.HighsStatus.kError:
+        return None
+    if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    solution = highs.getSolution()
+    x, row_value = np.array(solution.col_value), np.array(solution.row_value)
+    tol = SOLUTION_TOLERANCE
+    if not (np.all(x >= -tol) and np.all(x <= col_upper + tol)
+            and np.all(row_value >= row_lower - tol) and np.all(row_value <= row_upper + tol)):
+        return None
+    return x
 
 
 @dataclass(frozen=True)
@@ -118,7 +175,7 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     arms_all = points - coms[owner]
     length_unit = max(float(np.linalg.norm(arms_all, axis=1).max()), 1e-6)
 
-    # equilibrium rows (force and torque of each body) as a sparse matrix
+    # equilibrium rows (force and torque of each body), as (row, column, value) lists
     entry_rows, entry_cols, entry_vals = [], [], []
     columns = np.arange(n_gen)
     for side, sign in ((owner, 1.0), (other, -1.0)):
@@ -134,9 +191,6 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
             entry_rows += [rows + k, rows + 3 + k]
             entry_cols += [columns[used], columns[used]]
             entry_vals += [g[:, k], torque[:, k] / length_unit]
-    a_eq = sparse.coo_matrix(
-        (np.concatenate(entry_vals), (np.concatenate(entry_rows), np.concatenate(entry_cols))),
-        shape=(6 * n_bodies, n_gen + 1)).tocsc()
     b_eq = np.zeros(6 * n_bodies)
     loads = [list(b.loads) for b in bodies]
     for k in np.flatnonzero(known):
@@ -172,25 +226,19 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
         ub_cols.append(np.arange(k * sides, (k + 1) * sides))
         ub_vals.append(np.ones(sides))
     b_ub = np.concatenate([np.zeros(len(pairs)), np.ones(n_known)])
-    a_ub = None
-    if len(b_ub):
-        a_ub = sparse.coo_matrix(
-            (np.concatenate(ub_vals), (np.concatenate(ub_rows), np.concatenate(ub_cols))),
-            shape=(len(b_ub), n_gen + 1)).tocsc()
-    else:
-        b_ub = None
     objective = np.full(n_gen + 1, TOTAL_FORCE_WEIGHT)
     objective[-1] = -1.0 if pairs else 0.0
     cap = float(masses.min() * gravity / weight_unit)
-    bounds = [(0.0, None)] * n_gen + [(0.0, cap)]
-    result = linprog(objective, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=bounds,
-                     method="highs",
-                     # presolve costs more than it saves on these small problems
-                     options={"primal_feasibility_tolerance": FEASIBILITY_TOLERANCE,
-                              "presolve": False})
-    if result.status != 0:
+    n_ub = len(b_ub)
+    # one matrix: the inequality rows, then the equality rows
+    matrix = (np.concatenate(ub_vals + entry_vals),
+              np.concatenate(ub_rows + [r + n_ub for r in entry_rows]),
+              np.concatenate(ub_cols + entry_cols))
+    x = _solve_lp(objective, matrix, np.concatenate([np.full(n_ub, -np.inf), b_eq]),
+                  np.concatenate([b_ub, b_eq]), np.append(np.full(n_gen, np.inf), cap))
+    if x is None:
         return None
     forces = np.zeros((n_contacts, 3))
-    np.add.at(forces, gen_contact, result.x[:n_gen, None] * gens * weight_unit)
+    np.add.at(forces, gen_contact, x[:n_gen, None] * gens * weight_unit)
     forces[known] += fixed_n[known, None] * normals[known]
     return forces
