@@ -18,6 +18,7 @@ Units: metres, kilograms, newtons.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import highspy
@@ -51,6 +52,14 @@ def _highs_options() -> highspy.HighsOptions:
 
 
 _HIGHS_OPTIONS = _highs_options()
+_THREAD = threading.local()
+
+
+def _highs() -> highspy.Highs:
+    """This thread's HiGHS instance (building one costs more than a small solve)."""
+    if not hasattr(_THREAD, "highs"):
+        _THREAD.highs = highspy.Highs()
+    return _THREAD.highs
 
 
 def _solve_lp(cost: np.ndarray, matrix: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -65,21 +74,16 @@ def _solve_lp(cost: np.ndarray, matrix: tuple[np.ndarray, np.ndarray, np.ndarray
     values, rows, cols = matrix
     n_col, n_row = len(cost), len(row_lower)
     order = np.lexsort((rows, cols))
-    lp = highspy.HighsLp()
-    lp.num_col_ = lp.a_matrix_.num_col_ = n_col
-    lp.num_row_ = lp.a_matrix_.num_row_ = n_row
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.concatenate(([0], np.cumsum(np.bincount(cols, minlength=n_col))))
-    lp.a_matrix_.index_ = rows[order]
-    lp.a_matrix_.value_ = values[order]
-    lp.col_cost_ = cost
-    lp.col_lower_ = np.zeros(n_col)
-    lp.col_upper_ = col_upper
-    lp.row_lower_ = row_lower
-    lp.row_upper_ = row_upper
-    highs = highspy.Highs()
+    start = np.concatenate(([0], np.cumsum(np.bincount(cols, minlength=n_col))))
+    highs = _highs()
+    highs.clear()          # a fresh solver: no basis or state from an earlier program
     highs.passOptions(_HIGHS_OPTIONS)
-    if highs.passModel(lp) == highspy.HighsStatus.kError or highs.run() == highspy.HighsStatus.kError:
+    status = highs.passModel(
+        n_col, n_row, len(values), int(highspy.MatrixFormat.kColwise),
+        int(highspy.ObjSense.kMinimize), 0.0, cost, np.zeros(n_col), col_upper,
+        row_lower, row_upper, start.astype(np.int32), rows[order].astype(np.int32),
+        values[order], np.zeros(n_col, np.int32))       # every column continuous
+    if status == highspy.HighsStatus.kError or highs.run() == highspy.HighsStatus.kError:
         return None
     if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
