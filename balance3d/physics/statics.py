@@ -128,12 +128,21 @@ class StaticsContact:
     normal_force: float | None = None
 
 
+def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product of 3-vectors ``a`` and ``b`` ((3,) or (n, 3), broadcast): the
+    same products and differences as ``np.cross`` (so the same bits), without its
+    axis handling, which costs more than the arithmetic on these small arrays."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
 def tangents(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two unit vectors completing ``normal`` (3,) to a right-handed frame."""
     helper = np.array([1.0, 0.0, 0.0]) if abs(normal[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    t1 = np.cross(normal, helper)
+    t1 = cross(normal, helper)
     t1 /= np.linalg.norm(t1)
-    return t1, np.cross(normal, t1)
+    return t1, cross(normal, t1)
 
 
 def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
@@ -160,9 +169,9 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     sides = FRICTION_CONE_SIDES
     angles = 2.0 * np.pi * np.arange(sides) / sides
     helper = np.where(np.abs(normals[:, :1]) < 0.9, [[1.0, 0.0, 0.0]], [[0.0, 1.0, 0.0]])
-    t1 = np.cross(normals, helper)
+    t1 = cross(normals, helper)
     t1 /= np.linalg.norm(t1, axis=1, keepdims=True)
-    t2 = np.cross(normals, t1)
+    t2 = cross(normals, t1)
     known = np.array([c.normal_force is not None for c in contacts])
     fixed_n = np.array([c.normal_force or 0.0 for c in contacts], float)
     weight_unit = max(float(masses.max()) * gravity, 1e-12)
@@ -190,7 +199,7 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
         rows = 6 * body_of_gen[used]
         g = gens[used] * sign
         arm = points[gen_contact[used]] - coms[body_of_gen[used]]
-        torque = np.cross(arm, g)
+        torque = cross(arm, g)
         for k in range(3):
             entry_rows += [rows + k, rows + 3 + k]
             entry_cols += [columns[used], columns[used]]
@@ -208,7 +217,7 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
         torque = np.zeros(3)
         for point, load in loads[i]:
             force += load
-            torque += np.cross(np.subtract(point, b.com), load)
+            torque += cross(np.subtract(point, b.com), np.asarray(load))
         b_eq[6 * i:6 * i + 3] = -force / weight_unit
         b_eq[6 * i + 3:6 * i + 6] = -torque / (weight_unit * length_unit)
 

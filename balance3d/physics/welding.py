@@ -53,7 +53,8 @@ import shapely.geometry as sg
 from balance3d.meshes.part import Part
 from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
 from balance3d.physics.quiet import quiet_output
-from balance3d.physics.statics import StaticsBody, StaticsContact, solve_statics, tangents
+from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve_statics,
+                                       tangents)
 
 with quiet_output():
     import pybullet
@@ -467,7 +468,7 @@ class Welds:
                                * w._parts[other].material.restitution)
                 for p in points:
                     # approach speed of this point of the body towards the welded one
-                    approach = -float(np.dot(lin + np.cross(ang, np.subtract(p[5], centre)),
+                    approach = -float(np.dot(lin + cross(ang, np.subtract(p[5], centre)),
                                              p[7])) / c
                     if approach >= s.wake_speed and (
                             p[8] / c <= approach * reach_time + s.contact_distance):
