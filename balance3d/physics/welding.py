@@ -559,11 +559,12 @@ class Welds:
                 self.still_since.setdefault(name, now)
             else:
                 self.still_since.pop(name, None)
-        live = self._manifold_pairs(awake)
+        # with no awake body there is no live pair and no group to weld or load
+        live = self._manifold_pairs(awake) if awake else {}
         order = self._order()
         resting_all = {n for n in awake
                        if now - self.still_since.get(n, math.inf) >= s.weld_time - 1e-9}
-        groups = self._groups(live.keys())
+        groups = self._groups(live.keys()) if awake else []
         group_of = {n: g for g in groups for n in g}
         processed, touched_now = set(), set()
         for group in groups:
