@@ -512,10 +512,13 @@ class Welds:
         an awake body."""
         w = self.world
         limit = w.settings.contact_distance * w.settings.length_scale
+        names = w._names
         pairs: dict[frozenset, list] = {}
-        for p in w._client.getContactPoints():
-            a, b = w._names.get(p[1]), w._names.get(p[2])
-            if a is None or b is None or p[8] > limit or not (a in awake or b in awake):
+        for p in pybullet.getContactPoints(physicsClientId=w._client._client):
+            if p[8] > limit:
+                continue
+            a, b = names.get(p[1]), names.get(p[2])
+            if a is None or b is None or not (a in awake or b in awake):
                 continue
             pairs.setdefault(frozenset((a, b)), []).append(p)
         return pairs
