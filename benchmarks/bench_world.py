@@ -46,12 +46,9 @@ from pathlib import Path
 
 import numpy as np
 
-from balance3d.meshes.part import Part
-from balance3d.meshes.shapes import Box, Cylinder, Sphere
-from balance3d.physics.hulls import hull_obj_path, shrink_hull
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.settings import PhysicsSettings
-from balance3d.physics.world import World
+from balance3d.physics.world import World, collision_shape_args
 from balance3d.resources import scenes_dir
 from balance3d.scene import Scene, body_pose, list_scenes, load_scene, rpy_to_quat
 
@@ -126,51 +123,6 @@ class BareLoop:
         pybullet.disconnect(physicsClientId=self.client)
 
 
-def _bare_shape(part: Part, s: PhysicsSettings, cid: int) -> int:
-    """The part's collision shape as World._collision_shape makes it: primitives for
-    boxes (unless ``polyhedral_contacts``), cylinders and spheres; hulls (and boxes
-    with ``polyhedral_contacts``) as convex meshes, shrunk by the collision margin or
-    given Bullet's polyhedral features."""
-    c, poly = s.length_scale, s.polyhedral_contacts
-    types, radii, halves, lengths, files, flags, positions, orientations = ([] for _ in
-                                                                           range(8))
-    for piece in part.shapes:
-        radius, half, length, fname, flag = 0.0, (0.0, 0.0, 0.0), 0.0, "", 0
-        if isinstance(piece, Box) and not poly:
-            types.append(pybullet.GEOM_BOX)
-            half = tuple(h * c for h in piece.half_extents)
-        elif isinstance(piece, Cylinder):
-            types.append(pybullet.GEOM_CYLINDER)
-            radius, length = piece.radius * c, piece.height * c
-        elif isinstance(piece, Sphere):
-            types.append(pybullet.GEOM_SPHERE)
-            radius = piece.radius * c
-        else:
-            types.append(pybullet.GEOM_MESH)
-            if isinstance(piece, Box):
-                vertices = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1)
-                                     for z in (-1, 1)], float) * piece.half_extents
-            else:
-                vertices = np.asarray(piece.vertices, float)
-            if poly:
-                flag = pybullet.URDF_INITIALIZE_SAT_FEATURES
-            else:
-                vertices = shrink_hull(vertices, s.collision_margin)
-            fname = hull_obj_path(vertices * c)
-        radii.append(radius)
-        halves.append(half)
-        lengths.append(length)
-        files.append(fname)
-        flags.append(flag)
-        positions.append([v * c for v in piece.position])
-        orientations.append(list(piece.orientation))
-    return pybullet.createCollisionShapeArray(
-        shapeTypes=types, radii=radii, halfExtents=halves, lengths=lengths, fileNames=files,
-        meshScales=[[1.0, 1.0, 1.0]] * len(types), flags=flags,
-        collisionFramePositions=positions, collisionFrameOrientations=orientations,
-        physicsClientId=cid)
-
-
 def build_bare(scene: Scene, settings: PhysicsSettings) -> BareLoop:
     """The scene's bodies in a new DIRECT client, with raw pybullet calls only."""
     s, c = settings, settings.length_scale
@@ -191,7 +143,8 @@ def build_bare(scene: Scene, settings: PhysicsSettings) -> BareLoop:
     for body in scene.bodies:
         part = scene.parts[body.part]
         if body.part not in shapes:
-            shapes[body.part] = _bare_shape(part, s, cid)
+            shapes[body.part] = pybullet.createCollisionShapeArray(
+                **collision_shape_args(part, s), physicsClientId=cid)
         pos, quat = body_pose(part, body.position, rpy_to_quat(body.rpy))
         uid = pybullet.createMultiBody(
             baseMass=0.0 if part.static else part.mass,

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from balance3d.physics.statics import (FRICTION_CONE_SIDES, StaticsBody, StaticsContact,
