@@ -693,8 +693,9 @@ class Welds:
                 continue
             distance = min(p[8] for p in points) / c
             for corners, normal in self.patches(a, b, points):
-                for corner in corners:
-                    add(a, b, corner, tuple(normal), distance=distance)
+                normal = tuple(normal.tolist())     # Python floats: the same values
+                for corner in corners.tolist():
+                    add(a, b, corner, normal, distance=distance)
         return bodies, contacts, records
 
     def _solve(self, solve: set[str], loads_from: set[str], live: dict, store: bool = True,
@@ -714,13 +715,15 @@ class Welds:
         being) welded or static."""
         w = self.world
         keep: dict[frozenset, list[WeldContact]] = {}
-        for ct, (a, b, position, normal, distance), f in zip(contacts, records, forces):
+        # tolist(): Python floats, the same values, without a numpy scalar per component
+        for ct, (a, b, position, normal, distance), f in zip(contacts, records,
+                                                              forces.tolist()):
             if ct.normal_force is not None:
                 continue
             if not (w._static[b] or b in self.welded or b in solved):
                 continue
             keep.setdefault(frozenset((a, b)), []).append(
-                WeldContact(a, b, position, normal, tuple(float(v) for v in f), distance))
+                WeldContact(a, b, position, normal, tuple(f), distance))
         self.pairs.update(keep)
 
     def _failing(self, start: set[str], loads_from: set[str], live: dict) -> set[str] | None:
