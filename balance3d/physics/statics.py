@@ -19,6 +19,7 @@ Units: metres, kilograms, newtons.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import highspy
@@ -37,6 +38,11 @@ TOTAL_FORCE_WEIGHT = 1e-3
 #: constraint by more than this (units of the heaviest weight): the check, and the
 #: value, that scipy's ``linprog`` applies to HiGHS's answers.
 SOLUTION_TOLERANCE = 10.0 * FEASIBILITY_TOLERANCE ** 0.5
+#: Programs whose solutions each thread remembers (least recently used dropped
+#: first).  A World solves the same program again and again (a welded group whose
+#: contacts and loads have not changed); the program is deterministic (HiGHS is
+#: cleared before each one), so a remembered answer is the answer, bit for bit.
+STATICS_CACHE_SIZE = 1024
 
 
 def _highs_options() -> highspy.HighsOptions:
@@ -53,6 +59,20 @@ def _highs_options() -> highspy.HighsOptions:
 
 _HIGHS_OPTIONS = _highs_options()
 _THREAD = threading.local()
+
+
+def _cache() -> OrderedDict:
+    """This thread's solutions of recent programs, by :func:`_program_key`."""
+    if not hasattr(_THREAD, "cache"):
+        _THREAD.cache = OrderedDict()
+    return _THREAD.cache
+
+
+def _program_key(gravity: float, bodies: list, arrays: tuple) -> tuple:
+    """A key naming the statics program exactly: the bits of every input it is built
+    from (so 0.0 and -0.0 differ, as they could in the answer)."""
+    loads = tuple(np.array(b.loads, float).tobytes() if b.loads else b"" for b in bodies)
+    return (np.float64(gravity).tobytes(), loads) + tuple(a.tobytes() for a in arrays)
 
 
 def _highs() -> highspy.Highs:
@@ -150,7 +170,9 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     """Contact forces that hold ``bodies`` at rest, or None when none exist.
 
     gravity : m/s^2 along -z.  Returns (len(contacts), 3) float, N: the force each
-    contact applies to its ``body`` (the ``other`` body feels the opposite)."""
+    contact applies to its ``body`` (the ``other`` body feels the opposite), a fresh
+    array; a program solved recently (:data:`STATICS_CACHE_SIZE`) is not solved
+    again."""
     n_bodies, n_contacts = len(bodies), len(contacts)
     if n_bodies == 0:
         return np.zeros((n_contacts, 3))
@@ -162,8 +184,19 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     other = np.array([c.other for c in contacts])
     points = np.array([c.position for c in contacts], float)
     normals = np.array([c.normal for c in contacts], float)
-    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
     mu = np.array([c.friction for c in contacts], float)
+    known = np.array([c.normal_force is not None for c in contacts])
+    fixed_n = np.array([c.normal_force or 0.0 for c in contacts], float)
+    pair_of = np.array([c.pair for c in contacts])
+    supporting = np.array([c.supporting for c in contacts])
+    key = _program_key(gravity, bodies, (masses, coms, owner, other, points, normals, mu,
+                                         known, fixed_n, pair_of, supporting))
+    cache = _cache()
+    if key in cache:
+        cache.move_to_end(key)
+        remembered = cache[key]
+        return None if remembered is None else remembered.copy()
+    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
 
     # friction pyramid generators: (n_contacts, sides, 3)
     sides = FRICTION_CONE_SIDES
@@ -172,8 +205,6 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     t1 = cross(normals, helper)
     t1 /= np.linalg.norm(t1, axis=1, keepdims=True)
     t2 = cross(normals, t1)
-    known = np.array([c.normal_force is not None for c in contacts])
-    fixed_n = np.array([c.normal_force or 0.0 for c in contacts], float)
     weight_unit = max(float(masses.max()) * gravity, 1e-12)
     # a known normal force enters as a load; its friction generators then have
     # magnitude mu * N (in weight units) and their weights sum to at most one
@@ -249,9 +280,12 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
               np.concatenate(ub_cols + entry_cols))
     x = _solve_lp(objective, matrix, np.concatenate([np.full(n_ub, -np.inf), b_eq]),
                   np.concatenate([b_ub, b_eq]), np.append(np.full(n_gen, np.inf), cap))
-    if x is None:
-        return None
-    forces = np.zeros((n_contacts, 3))
-    np.add.at(forces, gen_contact, x[:n_gen, None] * gens * weight_unit)
-    forces[known] += fixed_n[known, None] * normals[known]
-    return forces
+    forces = None
+    if x is not None:
+        forces = np.zeros((n_contacts, 3))
+        np.add.at(forces, gen_contact, x[:n_gen, None] * gens * weight_unit)
+        forces[known] += fixed_n[known, None] * normals[known]
+    cache[key] = forces
+    if len(cache) > STATICS_CACHE_SIZE:
+        cache.popitem(last=False)
+    return None if forces is None else forces.copy()
