@@ -44,6 +44,8 @@ continues the same way, whatever was welded when it was taken.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,6 +77,13 @@ IMPACT_RECHECK = 1.25
 #: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
 #: AllFilter): what a woken body is re-added with.
 DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
+#: Contact patches each thread remembers (least recently used dropped first), by
+#: the two parts, the settings, both poses and Bullet's points (their bits): every
+#: input of :meth:`Welds.patch`, so a remembered patch is the patch, bit for bit.
+#: Worlds rebuilt from one snapshot meet the same resting pairs again and again.
+PATCH_CACHE_SIZE = 4096
+
+_THREAD = threading.local()
 
 
 @dataclass(frozen=True)
@@ -164,6 +173,13 @@ def _corners(geom) -> np.ndarray:
     if len(kept) < 3:
         return np.asarray(kept)
     return _reduce(np.asarray(kept), MAX_PATCH_POINTS)
+
+
+def _patch_cache() -> OrderedDict:
+    """This thread's recently computed contact patches (see :data:`PATCH_CACHE_SIZE`)."""
+    if not hasattr(_THREAD, "patches"):
+        _THREAD.patches = OrderedDict()
+    return _THREAD.patches
 
 
 def _swap(p: tuple) -> tuple:
@@ -269,14 +285,32 @@ class Welds:
         point, intersected."""
         w = self.world
         c, tol = w.settings.length_scale, w.settings.weld_patch_tolerance
+        pose_a, pose_b = w.pose(a), w.pose(b)
+        key = (w._parts[a], w._parts[b], c, tol, np.concatenate([*pose_a, *pose_b]).tobytes(),
+               np.array([[*p[5], *p[6], *p[7], p[8]] for p in points], float).tobytes())
+        cache = _patch_cache()
+        if key in cache:
+            cache.move_to_end(key)
+        else:
+            cache[key] = self._patch(a, b, points, pose_a, pose_b)
+            if len(cache) > PATCH_CACHE_SIZE:
+                cache.popitem(last=False)
+        corners, normal = cache[key]
+        return corners.copy(), normal.copy()
+
+    def _patch(self, a: str, b: str, points: list, pose_a: tuple,
+               pose_b: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`patch` computed, with the bodies' poses ((3,) m, (4,) xyzw)."""
+        w = self.world
+        c, tol = w.settings.length_scale, w.settings.weld_patch_tolerance
         deepest = min(points, key=lambda p: p[8])
         normal = np.asarray(deepest[7], float)
         normal /= np.linalg.norm(normal)
         origin = (np.asarray(deepest[5]) + np.asarray(deepest[6])) / (2.0 * c)
         frame = np.stack(tangents(normal))
 
-        def footprint(name: str, sign: float) -> list:
-            pos, orn = w.pose(name)
+        def footprint(name: str, pose: tuple, sign: float) -> list:
+            pos, orn = pose
             rot = _quat_matrix(orn)
             shapes = []
             for kind, *data in self._pieces(name)[0]:
@@ -294,7 +328,7 @@ class Welds:
                 shapes.append(sg.MultiPoint((near - origin) @ frame.T).convex_hull)
             return shapes
 
-        mine, theirs = footprint(a, 1.0), footprint(b, -1.0)
+        mine, theirs = footprint(a, pose_a, 1.0), footprint(b, pose_b, -1.0)
         meets = []
         for p in mine:
             for q in theirs:
