@@ -110,11 +110,19 @@ def environment() -> dict:
             "planner": {"max_trials": planner.MAX_TRIALS, "tilt_ratio": planner.TILT_RATIO}}
 
 
+def _positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50,
+    parser.add_argument("--games", type=_positive_int, default=50,
                         help="2-player planner-vs-random games (default 50)")
-    parser.add_argument("--drop-games", type=int, default=10,
+    parser.add_argument("--drop-games", type=_positive_int, default=10,
                         help="2-player random games whose drops are timed (default 10)")
     parser.add_argument("--planner-seeds", type=int, nargs="+", default=[0, 1, 2],
                         help="seeds of the 4-player planner games (default 0 1 2)")
