@@ -19,6 +19,9 @@ PHYSICS_UNITS = {
     "gravity": "m/s^2",
     "collision_margin": "m",
     "contact_breaking_threshold": "m",
+    "linear_damping": "1/s",
+    "angular_damping": "1/s",
+    "split_impulse_penetration_threshold": "m",
     "rest_linear_speed": "m/s",
     "rest_angular_speed": "rad/s",
     "rest_time": "s",
@@ -26,6 +29,9 @@ PHYSICS_UNITS = {
     "settle_max_time": "s",
     "contact_distance": "m",
     "contact_min_force": "N",
+    "weld_time": "s",
+    "wake_speed": "m/s",
+    "weld_patch_tolerance": "m",
     "table_extent": "m",
 }
 
