@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from balance3d import __version__
+from balance3d import __version__, jsonio
 from balance3d.bots import BotError
 from balance3d.games import new_game
 from balance3d.games.base import (ACTION_TYPES, Action, IllegalActionError, Player,
@@ -264,6 +264,8 @@ def parse_record(data: Any) -> Record:
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     _check_object(data, "", _TOP)
+    if data["seed"] < 0:
+        raise RecordError(f"seed: must be a non-negative integer, got {data['seed']}")
     if data["format"] > FORMAT:
         raise RecordError(f"format: record format {data['format']} is newer than this "
                           f"balance3d reads ({FORMAT}); upgrade balance3d")
@@ -289,20 +291,13 @@ def parse_record(data: Any) -> Record:
 
 
 def read_json(path: str | Path) -> Any:
-    """The JSON value in the file ``path``; :class:`RecordError` names the file and,
-    for bad JSON, the line and column."""
-    path = Path(path)
+    """The JSON value in the file ``path``, within the size, nesting and string
+    limits of :mod:`balance3d.jsonio`; :class:`RecordError` names the file and, for
+    bad JSON, the line and column."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} "
-                          f"column {exc.colno}") from None
+        return jsonio.read_json(path)
+    except jsonio.JsonFileError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def load_record(path: str | Path) -> Record:
