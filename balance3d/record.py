@@ -487,28 +487,8 @@ def player_label(player: dict[str, Any] | Player) -> str:
     return f"{p['name']} [{p['bot'] or 'human'}]"
 
 
-def describe_turn(index: int, entry: dict[str, Any], players: list) -> str:
-    """One line for the record entry ``turns[index]``: who did what, and the verdict."""
-    who = player_label(players[entry["player"]]) if entry["player"] is not None else "game"
-    return (f"{index + 1:4d}  t{entry['turn']:<3d} {who:<22} "
-            f"{describe_action(entry['action'])}  ->  {entry['verdict'].get('summary', '')}")
-
-
 #: What a game's outcome scores count, where it is not "score".
 SCORE_NAMES = {"tilted": "coins"}
-
-
-def describe_outcome(record: dict[str, Any]) -> list[str]:
-    """Lines giving the ranks and scores of a record (or that it did not finish)."""
-    outcome = record["outcome"]
-    if outcome is None:
-        return [f"game not finished after {len(record['turns'])} actions"]
-    lines = [f"result ({outcome['termination']}):"]
-    order = sorted(range(len(outcome["ranks"])), key=lambda s: (outcome["ranks"][s], s))
-    for seat in order:
-        lines.append(f"  {outcome['ranks'][seat]}. {player_label(record['players'][seat]):<22} "
-                     f"{SCORE_NAMES.get(record['game'], 'score')} {outcome['scores'][seat]:g}")
-    return lines
 
 
 def _short(value: Any) -> str:
@@ -517,7 +497,6 @@ def _short(value: Any) -> str:
 
 
 __all__ = ["FORMAT", "MAX_ACTIONS", "Record", "Recorder", "ReplayError", "describe_action",
-           "describe_outcome", "describe_turn", "diff_records", "player_label",
-           "dumps", "load_record", "load_script", "parse_action", "parse_record",
-           "play", "read_json", "record_scene", "replay", "ScriptError", "start_game",
-           "write_record"]
+           "diff_records", "dumps", "load_record", "load_script", "parse_action",
+           "parse_record", "play", "player_label", "read_json", "record_scene", "replay",
+           "ScriptError", "start_game", "write_record"]

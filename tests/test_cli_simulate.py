@@ -159,14 +159,22 @@ def test_script_replays_a_record_and_a_scripted_illegal_action_names_the_turn(
     assert data["outcome"] is None and data["turns"] == original["turns"][:2]
 
 
-def test_simulate_keeps_a_different_record_unless_forced(game_record, tmp_path, capsys):
+def test_simulate_keeps_a_different_record_unless_forced(game_record, tmp_path, capsys,
+                                                         monkeypatch):
     path = tmp_path / "game.json"
     path.write_bytes(game_record.read_bytes())
     other = ["simulate", "tilted", "--variant", "solo", "--bots", "random", "--seed", "3",
              "--quiet", "--record", str(path)]
-    assert cli.main(other) == 2
-    assert "already exists and holds a different record; pass --force" in \
-        capsys.readouterr().err
+    played = []
+    with monkeypatch.context() as patch:
+        patch.setattr(rec, "play", lambda *a, **k: played.append(a))
+        assert cli.main(other) == 2
+    assert played == []  # refused before the game is played
+    err = capsys.readouterr().err
+    assert err == (f"balance3d simulate: error: --record {path}: holds another game "
+                   f"(tilted (basic), seed 5, players Player 1 [random], Player 2 [random]), "
+                   f"not this one (tilted (solo), seed 3, players Player 1 [random]); it is "
+                   f"kept: pass --force to replace it\n")
     assert path.read_bytes() == game_record.read_bytes()
     assert cli.main(other + ["--force"]) == 0
     assert json.loads(path.read_text())["variant"] == "solo"

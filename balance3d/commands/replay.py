@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from balance3d import record as rec
+from balance3d.commands import report
 
 
 def add_parser(subparsers) -> None:
@@ -47,20 +48,24 @@ def run(args: argparse.Namespace) -> int:
 
     def show(index: int, entry: dict) -> None:
         if not args.quiet:
-            print(rec.describe_turn(index, entry, players), flush=True)
+            print(report.describe_turn(index, entry, players), flush=True)
 
     if not args.quiet:
         print(f"{record.game} ({record.variant}), {len(players)} player(s), "
               f"seed {record.seed}, scene {scene.name}")
     try:
-        replayed = rec.replay(record, scene, on_turn=show).record()
+        recorder = rec.replay(record, scene, on_turn=show)
     except rec.ReplayError as exc:
         if not args.verify:
             raise
         print(f"verify: FAILED: {exc}", file=sys.stderr)
         return 1
-    for line in rec.describe_outcome(replayed):
-        print(line)
+    replayed, state = recorder.record(), recorder.state
+    if state.is_over:
+        for line in report.describe_outcome(replayed):
+            print(line)
+    else:
+        print(report.describe_waiting(replayed, state.current_player, state.phase))
     if not args.verify:
         return 0
     differences = rec.diff_records(record.data, replayed)

@@ -10,23 +10,32 @@ Examples::
     balance3d simulate tilted --script game.json --bots random --record more.json
 
 ``--script`` plays the listed actions first (a JSON list of action dicts, or a
-record whose turns' actions are taken); then the bots, if given, play on to the
-end, else the game stops where the script ends.  When the script is a record, its
-player count, variant and seed are the defaults.
+record whose turns' actions are taken), each shown as ``[script]``; then the bots,
+if given, play on to the end, else the game stops where the script ends and the
+run says whose move it waits for.  When the script is a record, its player count,
+variant and seed are the defaults.
 
-The record file is written atomically.  An existing file is kept unless it already
-holds the very same bytes (then it is left as is) or ``--force`` is given: a record
-of a different game is never replaced by accident.
+The arguments and the ``--record`` target are checked before the game is played: a
+folder, a missing or unwritable folder, or an existing file that is not a record of
+the same game, variant, seed and players is refused at once (``--force`` replaces
+such a file).  The record is written atomically; an existing file is kept unless it
+already holds the very same bytes (then it is left as is) or ``--force`` is given.
+The summary ends with the result: who won and why, who went out and when, and what
+the ranking follows when it is not the order of the scores.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 from pathlib import Path
+from typing import Any
 
 from balance3d import record as rec
 from balance3d.bots import bot_names, make_bot
-from balance3d.commands import CommandError
-from balance3d.games import REGISTRY, game_class, new_game
+from balance3d.commands import CommandError, _game_info, report
+from balance3d.games import REGISTRY, State, new_game
+from balance3d.games.base import RecordError
 from balance3d.scene import list_scenes, load_scene
 
 
@@ -75,7 +84,53 @@ def _bot_names(text: str | None, players: int | None) -> list[str]:
     return names
 
 
+def _or(values: tuple[int, ...] | list[str]) -> str:
+    """``2, 3 or 4``."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _check_record_path(path: Path) -> None:
+    """Refuse at once a ``--record`` path the record could not be written to."""
+    if path.is_dir():
+        raise CommandError(f"--record {path}: is a folder, not a record file")
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise CommandError(f"--record {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CommandError(f"--record {path}: folder {folder} is not writable")
+
+
+def _game_line(game: str, variant: str, seed: int, players: list[dict[str, Any]]) -> str:
+    seats = ", ".join(rec.player_label(p) for p in players)
+    return f"{game} ({variant}), seed {seed}, players {seats}"
+
+
+def _check_existing_record(path: Path, state: State) -> None:
+    """Refuse, before the game is played, an existing ``--record`` file that is not
+    a record of this game, variant, seed and players (``--force`` replaces it)."""
+    keep = "it is kept: pass --force to replace it"
+    try:
+        old = rec.parse_record(rec.read_json(path))
+    except RecordError as exc:
+        text = str(exc)
+        text = text[len(str(path)) + 2:] if text.startswith(f"{path}: ") else text
+        raise CommandError(f"--record {path}: exists and is not a record this balance3d "
+                           f"reads ({text}); {keep}") from None
+    players = [dataclasses.asdict(p) for p in state.players]
+    theirs = _game_line(old.game, old.variant, old.seed, old.data["players"])
+    mine = _game_line(state.name, state.variant, state.seed, players)
+    if theirs != mine:
+        raise CommandError(f"--record {path}: holds another game ({theirs}), not this one "
+                           f"({mine}); {keep}")
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.seed is not None and args.seed < 0:
+        raise CommandError(f"--seed {args.seed}: must be a non-negative integer")
+    record_path = Path(args.record) if args.record is not None else None
+    if record_path is not None:
+        _check_record_path(record_path)
     script, source = [], None
     if args.script is not None:
         script, source = rec.load_script(args.script)
@@ -86,33 +141,43 @@ def run(args: argparse.Namespace) -> int:
         seed = source.seed if seed is None else seed
     seed = 0 if seed is None else seed
     scene = load_scene(args.scene) if args.scene is not None else None
-    cls = game_class(args.game)
-    variant = variant or (scene.variant if scene is not None else cls.variants[0])
+    known = _game_info.variants(args.game)
+    variant = variant or (scene.variant if scene is not None else known[0])
+    if variant not in known:
+        origin = "--variant" if args.variant is not None else (
+            f"{args.script}: variant" if source is not None else f"scene {scene.name}: variant")
+        raise CommandError(f"{origin} {variant!r}: {args.game} has no such variant "
+                           f"(variants: {', '.join(known)})")
+    counts = _game_info.player_counts(args.game, variant)
+    if players is not None and players not in counts:
+        origin = "--players" if args.players is not None else f"{args.script}: players"
+        raise CommandError(f"{origin} {players}: {args.game} ({variant}) plays with "
+                           f"{_or(counts)} player(s)")
     bots_text = args.bots if (args.bots is not None or args.script is not None) else "planner"
     names = _bot_names(bots_text, players)
     if players is None:
-        counts = getattr(cls, "variant_player_counts", {}).get(variant, cls.player_counts)
-        players = len(names) if len(names) > 1 else (2 if 2 in counts else min(counts))
+        players = len(names) if len(names) > 1 else (2 if 2 in counts else counts[0])
+        if players not in counts:
+            raise CommandError(f"--bots names {players} bots: {args.game} ({variant}) plays "
+                               f"with {_or(counts)} player(s)")
         names = names * players if len(names) == 1 else names
-    if players < 1:
-        raise CommandError(f"--players must be at least 1, got {players}")
 
-    if args.record is not None and not Path(args.record).resolve().parent.is_dir():
-        raise CommandError(f"--record {args.record}: folder "
-                           f"{Path(args.record).resolve().parent} does not exist")
     scene_file = None
     if args.scene is not None and (Path(args.scene).suffix == ".toml"
                                    or Path(args.scene).exists()):
         scene_file = args.scene
     state = new_game(args.game, players=players, seed=seed, scene=scene,
                      variant=variant, bots=names or None)
+    if record_path is not None and record_path.exists() and not args.force:
+        _check_existing_record(record_path, state)
     bots = [make_bot(n, seed, seat) for seat, n in enumerate(names)]
     recorder = rec.Recorder(state, scene_file)
     players_json = [{"name": p.name, "bot": p.bot} for p in state.players]
 
     def show(index: int, entry: dict) -> None:
         if not args.quiet:
-            print(rec.describe_turn(index, entry, players_json), flush=True)
+            print(report.describe_turn(index, entry, players_json, scripted=index < len(script)),
+                  flush=True)
 
     if not args.quiet:
         print(f"{args.game} ({state.variant}), {players} player(s), seed {seed}, "
@@ -124,9 +189,16 @@ def run(args: argparse.Namespace) -> int:
     except rec.ScriptError as exc:
         raise CommandError(f"{args.script}: {exc}") from None
     record = recorder.record()
-    for line in rec.describe_outcome(record):
-        print(line)
-    if args.record is not None:
-        status = rec.write_record(record, args.record, force=args.force)
+    if state.is_over:
+        for line in report.describe_outcome(record):
+            print(line)
+    else:
+        print(report.describe_waiting(record, state.current_player, state.phase))
+    if record_path is not None:
+        try:
+            status = rec.write_record(record, record_path, force=args.force)
+        except OSError as exc:
+            raise CommandError(f"--record {record_path}: cannot write: "
+                               f"{exc.strerror or exc}") from None
         print(f"record {status}: {args.record}")
     return 0
