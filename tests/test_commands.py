@@ -73,8 +73,14 @@ def test_scene_show_json_is_the_summary(capsys):
 
 def test_scene_show_path(tmp_path, capsys):
     path = tmp_path / "mine.toml"
-    path.write_text(BAD_SCENE.replace("mass = nan\n", "")
-                    + '[[bodies]]\nname = "b"\npart = "block"\nposition = [0, 0, 0.025]\n')
+    scene = (BAD_SCENE.replace("mass = nan\n", "")
+             + '[[bodies]]\nname = "b"\npart = "block"\nposition = [0, 0, 0.025]\n')
+    # A Tilted scene without the beam and rules is refused, as simulate refuses it.
+    path.write_text(scene)
+    assert cli.main(["scene", "show", str(path), "--json"]) == 2
+    assert "a Tilted scene needs a body named" in capsys.readouterr().err
+    # The same bodies in a scene of a game not yet playable are shown.
+    path.write_text(scene.replace('game = "tilted"', 'game = "tower"'))
     assert cli.main(["scene", "show", str(path), "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["name"] == "bad" and shown["path"] == str(path)
@@ -170,3 +176,51 @@ def test_broken_import_inside_a_command_module_propagates(monkeypatch):
     monkeypatch.setattr(cli.importlib, "import_module", broken)
     with pytest.raises(ModuleNotFoundError, match="meshlib"):
         cli.build_parser()
+
+
+@pytest.mark.parametrize("rules, message", [
+    ("penalty = -1", "rules.penalty: must be a non-negative whole number, got -1"),
+    ("line_width = 0.0", "rules.line_width: must be a positive number, got 0.0"),
+    ('start_low_side = "left"', "rules.start_low_side: must be 'random', '+x' or '-x', "
+                                "got 'left'"),
+])
+def test_scene_show_checks_rule_values_as_simulate_does(tmp_path, capsys, rules, message):
+    bundled = load_scene("tilted").path
+    path = tmp_path / "bad-rules.toml"
+    path.write_text(f'[scene]\nextends = "{bundled.as_posix()}"\nname = "bad-rules"\n'
+                    f'\n[rules]\n{rules}\n')
+    assert cli.main(["scene", "show", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"balance3d scene: error: {path}: {message}\n"
+    assert cli.main(["simulate", "tilted", "--scene", str(path), "--bots", "random"]) == 2
+    assert capsys.readouterr().err == f"balance3d simulate: error: {path}: {message}\n"
+
+
+def test_scene_show_of_a_game_not_yet_playable_shows_its_rules_unchecked(capsys):
+    assert cli.main(["scene", "show", "tower"]) == 0
+    assert "penalty_deck" in capsys.readouterr().out
+
+
+def _parsers(parser):
+    """``parser`` and every sub-command parser under it."""
+    yield parser
+    for action in parser._actions:
+        for sub in getattr(action, "choices", None) or {}:
+            if isinstance(action.choices, dict):
+                yield from _parsers(action.choices[sub])
+
+
+def test_help_texts_show_no_rest_markup():
+    shown = [p.format_help() for p in _parsers(cli.build_parser())]
+    assert len(shown) >= 8  # balance3d, scene, scene list/show, models, export, simulate, replay
+    for text in shown:
+        assert "``" not in text
+        for role in (":class:", ":mod:", ":meth:", ":func:", ":data:", ":attr:"):
+            assert role not in text, text
+
+
+def test_plain_turns_rest_into_help_text():
+    from balance3d.commands import plain
+    assert plain("``a b`` and :meth:`~x.Y.summary` or :class:`Scene`") == \
+        "'a b' and summary or Scene"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from balance3d.commands import plain
+
 #: Formats ``models export`` writes (trimesh file types).
 FORMATS = ("obj", "glb", "stl")
 #: Folder written to when ``--out`` is not given (relative to the working folder).
@@ -19,7 +21,7 @@ DEFAULT_OUT = "models-export"
 def add_parser(subparsers) -> None:
     """Register ``models export``."""
     parser = subparsers.add_parser("models", help="export the parts' meshes",
-                                   description=__doc__.split("\n\n")[1])
+                                   description=plain(__doc__.split("\n\n")[1]))
     sub = parser.add_subparsers(dest="models_command", metavar="ACTION")
     sub.required = True
     export = sub.add_parser("export", help="write every part's mesh (design frame, metres)")

@@ -3,14 +3,16 @@
 ``scene list`` prints every bundled scene with its game, variant, body count and
 description.  ``scene show NAME|PATH`` prints the resolved scene (after ``extends``):
 physics settings with their units, materials, parts with their dimensions and masses,
-every body with its part, mass and start pose, and the game's rules; ``--json``
-prints :meth:`balance3d.scene.Scene.summary` as JSON instead.
+every body with its part, mass and start pose, and the game's rules, checked as a
+game in the scene would check them; ``--json`` prints the same as JSON.
 """
 from __future__ import annotations
 
 import argparse
 import json
 from typing import Any, Sequence
+
+from balance3d.commands import _game_info, plain
 
 #: Unit of each physics setting, for the text report (settings not listed: none).
 PHYSICS_UNITS = {
@@ -39,7 +41,7 @@ PHYSICS_UNITS = {
 def add_parser(subparsers) -> None:
     """Register ``scene list`` and ``scene show``."""
     parser = subparsers.add_parser("scene", help="list the bundled scenes or show one",
-                                   description=__doc__.split("\n\n")[1])
+                                   description=plain(__doc__.split("\n\n")[1]))
     sub = parser.add_subparsers(dest="scene_command", metavar="ACTION")
     sub.required = True
     listing = sub.add_parser("list", help="bundled scenes with game, variant and description")
@@ -63,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(["scene", "game", "variant", "bodies", "description"], rows,
                            "lllrl"))
         return 0
-    summary = load_scene(args.scene).summary()
+    scene = load_scene(args.scene)
+    _game_info.check_rules(scene)
+    summary = scene.summary()
     if args.json:
         print(json.dumps(summary, indent=2, default=str))
     else:
