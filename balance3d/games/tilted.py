@@ -1,8 +1,8 @@
 """Tilted: drop wooden blocks on the high side of a beam on a fulcrum to tip it.
 
-The rules are ``RULES.md`` section 1 (read with the rulebook ``seeds/tilted.txt``;
-where they differ RULES.md wins).  Every quantity is SI: metres, kilograms,
-seconds; coins are whole numbers.  The judge reads the settled World
+The rules, with every reading below, are written out in ``docs/rules/tilted.md``
+of the repository.  Every quantity is SI: metres, kilograms, seconds; coins are
+whole numbers.  The judge reads the settled World
 (:mod:`balance3d.games.tilted_judge`); it never guesses from the release point.
 
 Decisions a player is asked for (``State.phase``)
@@ -17,8 +17,8 @@ Decisions a player is asked for (``State.phase``)
 Blocks are named ``"{length}u-{set}"`` (``"3u-2"`` is the 3-unit block of set 2);
 the same name is the block's body in the World while it is on the beam.
 
-Readings of the rules (where RULES.md and the rulebook leave a choice)
-----------------------------------------------------------------------
+Readings of the rules (where the rules leave a choice)
+------------------------------------------------------
 Setup
     Seat ``i`` takes set ``i + 1``; the other sets are the supply.  The first player
     is found by D6 rolls (highest starts, the tied re-roll among themselves; no roll
@@ -55,7 +55,7 @@ Returned blocks
     whole.  The returned blocks are taken away and physics settles again (blocks
     resting on them may now fall, and are judged the same way) until nothing more
     goes back.  The player pays ``penalty`` per returned block, as far as their coins
-    go, *before* receiving coins for the drop (RULES.md's order).
+    go, *before* receiving coins for the drop (the rules' order).
 Frozen blocks
     Recomputed after every drop from the World: the crossing blocks that stayed and
     every block resting on them, recursively.
