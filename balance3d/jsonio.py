@@ -6,6 +6,9 @@ raises RecursionError).  :func:`read_json` refuses each of these with one line
 naming the file and the limit, before the value reaches any other code:
 
 - :data:`MAX_BYTES`: the file's size, checked before it is read;
+- :data:`MAX_VALUES`: how many lists, objects and list or object entries it may
+  hold, counted on the raw text before it is parsed (every ``[``, ``{`` and ``,``,
+  also inside strings, so the count is an upper bound);
 - :data:`MAX_DEPTH`: how deeply lists and objects nest;
 - :data:`MAX_STRING`: the length of every string and object key;
 - numbers must be finite (no ``NaN``, ``Infinity``, ``1e999``) and integers short
@@ -19,8 +22,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-#: bytes, largest JSON file read (a record of a whole game is tens of kilobytes).
-MAX_BYTES = 32 * 1024 * 1024
+#: bytes, largest JSON file read (a record takes about 3.5 kB per turn: a 4-player
+#: game of 60 turns is 190 kB).
+MAX_BYTES = 16 * 1024 * 1024
+#: count, most brackets and commas in a file (canonical records hold one per about
+#: 36 bytes); parsed, each costs up to about a hundred bytes of memory.
+MAX_VALUES = 1_000_000
 #: levels, deepest nesting of lists and objects (a record nests 7 levels).
 MAX_DEPTH = 32
 #: characters, longest string or object key (names, event texts).
@@ -34,7 +41,8 @@ class JsonFileError(ValueError):
 
 def read_json(path: str | Path) -> Any:
     """The JSON value in the file ``path``, within :data:`MAX_BYTES`,
-    :data:`MAX_DEPTH` and :data:`MAX_STRING`.  Raises :class:`JsonFileError`."""
+    :data:`MAX_VALUES`, :data:`MAX_DEPTH` and :data:`MAX_STRING`.  Raises
+    :class:`JsonFileError`."""
     path = Path(path)
     try:
         if path.is_dir():
@@ -50,6 +58,10 @@ def read_json(path: str | Path) -> Any:
         raise JsonFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if len(raw) > MAX_BYTES:
         raise JsonFileError(f"{path}: over the limit of {MAX_BYTES} bytes")
+    values = raw.count(b"[") + raw.count(b"{") + raw.count(b",")
+    if values > MAX_VALUES:
+        raise JsonFileError(f"{path}: {values} brackets and commas, over the limit of "
+                            f"{MAX_VALUES}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

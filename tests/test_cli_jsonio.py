@@ -62,6 +62,19 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path, monke
     assert opened == []
 
 
+def test_too_many_values_are_refused_before_parsing(tmp_path, monkeypatch):
+    monkeypatch.setattr(jsonio, "MAX_VALUES", 10)
+    # [{}, {}, {}, {}, 0]: 1 + 4 brackets and 4 commas; ten numbers: 1 bracket and
+    # 9 commas, at the limit; eleven: 1 and 10, over it.
+    assert read_json(_write(tmp_path, json.dumps([{}] * 4 + [0] * 1))) == [{}] * 4 + [0]
+    assert read_json(_write(tmp_path, json.dumps(list(range(10))))) == list(range(10))
+    parsed = []
+    monkeypatch.setattr(jsonio.json, "loads", lambda *a, **k: parsed.append(a))
+    with pytest.raises(JsonFileError, match="11 brackets and commas, over the limit of 10"):
+        read_json(_write(tmp_path, json.dumps(list(range(11)))))
+    assert parsed == []
+
+
 @pytest.mark.parametrize("text, message", [
     ("[NaN]", "NaN is not a number JSON allows"),
     ("[-Infinity]", "-Infinity is not a number JSON allows"),
