@@ -236,3 +236,23 @@ def test_a_failed_write_is_one_line(tmp_path, capsys, monkeypatch):
     assert cli.main(GAME + ["--record", str(path)]) == 2
     assert capsys.readouterr().err == (f"balance3d simulate: error: --record {path}: cannot "
                                        f"write: No space left on device\n")
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("variant", "bogus", "variant 'bogus': tilted has no such variant "
+                         "(variants: basic, solo, advanced)"),
+    ("players", 5, "players 5: tilted (basic) plays with 2, 3 or 4 player(s)"),
+])
+def test_a_script_records_variant_and_player_count_are_checked_as_arguments_are(
+        game_record, tmp_path, capsys, no_play, field, value, message):
+    data = json.loads(game_record.read_text())
+    if field == "players":
+        data["players"] = [{"seat": s, "name": f"Player {s + 1}", "bot": None}
+                           for s in range(value)]
+    else:
+        data[field] = value
+    script = tmp_path / "script.json"
+    script.write_text(rec.dumps(data))
+    assert cli.main(["simulate", "tilted", "--script", str(script)]) == 2
+    assert capsys.readouterr().err == f"balance3d simulate: error: {script}: {message}\n"
+    assert no_play == []
