@@ -113,8 +113,9 @@ def test_a_beam_resting_on_neither_end_has_not_tilted(tmp_path):
 def test_the_penalty_is_paid_before_the_coins_of_the_drop():
     """Seat 0 has no coin.  An upright 2u block stands on the high end, its base 3 mm
     past it: it stands while that end is up and falls onto the table when the drop
-    tips the beam.  The drop's 6u block stays in section 2 and the beam stays tipped
-    (the 3u counterweight is lighter than the 6u block and nearer its end)."""
+    tips the beam.  The drop's 6u block stays in section 2 and the beam stays tipped:
+    the 3u counterweight's moment (3 units x 0.25 m) is below the 6u block's (6 units
+    x 0.15 m)."""
     state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, hands=[[6], [3, 2, 1]],
                                  coins=[0, 2])
     state.stage([drop(state, "3u-2", 0.25, yaw=ACROSS),

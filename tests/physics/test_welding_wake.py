@@ -4,8 +4,9 @@ The probe is a plank balanced on a post (a 25 mm cube): rigid statics holds it w
 the centre of mass of the plank and what it carries lies over the post's top, within
 12.5 mm of its centre line, and tips it once that centre of mass passes the post's
 edge.  Loads are cubes of the plank's wood (the 6u plank weighs six cubes).  Every
-change of load here comes from a body moving under physics, not from the World being
-asked to move or remove something (that path is tested in test_welding.py).
+change of load here comes from a load cube sliding under physics after a push
+(``set_velocity`` on the cube alone); the welded plank itself is never moved or
+removed by hand (those paths are tested in test_welding.py).
 """
 from __future__ import annotations
 
