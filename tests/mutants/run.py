@@ -20,6 +20,10 @@ Results, one line per patch, with the files it touches:
               again against the current tree, keeping it as small);
 ``error``     the tests could not run (collection error, no test selected, timeout).
 
+To make a patch again after the code moved: make the same one- or two-line change in
+the working tree, ``git diff > tests/mutants/NAME.patch``, undo the change
+(``git checkout -- FILE``), and put the two header lines back on top.
+
 Exit status 0 when every patch was caught, 1 otherwise, 2 when the unpatched tests
 fail or no patch was found.  This is not part of the normal test run (pytest does not
 collect it).  Run it from anywhere::
