@@ -17,6 +17,14 @@ from balance3d.games.tilted import TiltedState, piece_length
 from balance3d.games.tilted_judge import BEAM, FULCRUM, BeamFrame
 
 ACROSS = math.pi / 2  # yaw of a block lying across the beam
+#: The bundled scene's sections (scenes/tilted.toml, rules.sections): value ->
+#: (from, to) m from the centre line.  Literals, so that a wrong rules parser fails
+#: these tests instead of moving their targets.
+SECTIONS = {3: (0.0125, 0.10), 2: (0.10, 0.20), 1: (0.20, 0.30)}
+#: m, width of a painted section line (rules.line_width).
+LINE_WIDTH = 0.002
+#: Coins in the game (rules.coins).
+COINS = 20
 
 
 def drop(state: TiltedState, piece: str, s: float, t: float = 0.0, *, height: float = 0.002,
@@ -37,27 +45,23 @@ def block(verdict, piece: str) -> dict:
     return next(b for b in verdict.blocks if b["piece"] == piece)
 
 
-def section_bounds(state: TiltedState) -> dict[int, tuple[float, float]]:
-    return {sec.value: (sec.start, sec.stop) for sec in state.rules.sections}
-
-
 @pytest.mark.parametrize("value", [3, 2, 1])
 def test_a_block_in_each_section_of_the_empty_beam_tilts_it_and_earns_the_section(value):
     state = game()
-    start, stop = section_bounds(state)[value]
+    start, stop = SECTIONS[value]
     verdict = state.apply(drop(state, "1u-1", -(start + stop) / 2))
     assert verdict.tilted and verdict.beam_resting
     assert (verdict.low_end_before, verdict.low_end_after) == (+1, -1)
     assert block(verdict, "1u-1")["sections"] == [value]
     assert verdict.value == verdict.coins_won == value
     assert verdict.coins == [2 + value, 2]
-    assert verdict.bank == state.rules.coins - 4 - value
+    assert verdict.bank == COINS - 4 - value
     assert state.low_end == -1 and not verdict.returned
 
 
 def test_a_block_on_a_section_line_counts_the_lower_section():
     state = game()
-    line = section_bounds(state)[3][1]  # the line between sections 3 and 2
+    line = SECTIONS[3][1]  # the line between sections 3 and 2
     verdict = state.apply(drop(state, "2u-1", -line))
     assert verdict.tilted
     assert block(verdict, "2u-1")["sections"] == [2, 3]
@@ -88,7 +92,7 @@ def test_an_overhang_that_does_not_touch_a_section_keeps_the_higher_value():
     assert verdict.tilted
     frame = BeamFrame.of(state.world)
     reach = np.abs(frame.to_beam(state.world.vertices("4u-1"))[:, 0]).max()
-    line = section_bounds(state)[3][1] + state.rules.line_width / 2
+    line = SECTIONS[3][1] + LINE_WIDTH / 2
     assert reach > line, "the block must hang over section 2 for this test to mean anything"
     top = block(verdict, "4u-1")
     assert top["sections"] == [] and top["supports"] == ["2u-2"]
@@ -111,7 +115,7 @@ def test_blocks_knocked_off_go_back_to_the_supply_with_a_penalty_each():
     assert all(r["reason"] == "touches the table" for r in verdict.returned)
     assert verdict.penalty_due == 2 and verdict.penalty_paid == 1   # all seat 0 had
     assert not verdict.tilted and verdict.coins_won == 0
-    assert verdict.coins == [0, 2] and verdict.bank == state.rules.coins - 3 + 1
+    assert verdict.coins == [0, 2] and verdict.bank == COINS - 3 + 1
     assert state.supply.count("2u-2") == 1 and "2u-3" in state.supply
     assert state.on_beam == ["6u-2", "4u-1"]
 
