@@ -345,18 +345,41 @@ class World:
                 found.append(other)
         return found
 
+    def overlaps(self, part: Part, position: Vec3,
+                 orientation: Quat = (0.0, 0.0, 0.0, 1.0)) -> list[str]:
+        """Names of the bodies that ``part`` would penetrate (signed distance below
+        ``-OVERLAP_TOLERANCE``) with its body frame at ``position`` (m) and
+        ``orientation``, in creation order: what :meth:`drop` refuses.
+
+        The World's collision shape of ``part`` is tested against each body where it
+        stands; no body is added, moved or woken, and the engine's state is unchanged."""
+        shape = self._collision_shape(part)
+        c = self.settings.length_scale
+        limit = -OVERLAP_TOLERANCE * c
+        where = [v * c for v in position]
+        closest, cid = pybullet.getClosestPoints, self._client._client
+        found = []
+        for other, other_id in self._ids.items():
+            points = closest(bodyA=-1, bodyB=other_id, distance=0.0, collisionShapeA=shape,
+                             collisionShapePositionA=where,
+                             collisionShapeOrientationA=list(orientation), physicsClientId=cid)
+            if any(p[8] < limit for p in points):
+                found.append(other)
+        return found
+
     def drop(self, name: str, part: Part, position: Vec3,
              orientation: Quat = (0.0, 0.0, 0.0, 1.0)) -> None:
         """Release ``part`` as body ``name`` at rest (zero velocity) at the pose given.
 
         Raises :class:`OverlapError` (and leaves the world unchanged) when it would
-        overlap another body at release."""
-        self.add(name, part, position, orientation, static=False)
-        hits = self.overlapping(name)
+        overlap another body at release (:meth:`overlaps`)."""
+        if name in self._ids:
+            raise WorldError(f"a body named {name!r} is already in the world")
+        hits = self.overlaps(part, position, orientation)
         if hits:
-            self.remove(name)
             raise OverlapError(f"{name!r} released at {tuple(round(v, 4) for v in position)} "
                                f"overlaps {', '.join(hits)}")
+        self.add(name, part, position, orientation, static=False)
 
     # ------------------------------------------------------------------ state
     def pose(self, name: str) -> tuple[np.ndarray, np.ndarray]:
