@@ -184,6 +184,7 @@ class World:
         self._parts: dict[str, Part] = {}
         self._static: dict[str, bool] = {}
         self._shape_cache: dict[int, tuple[Part, int]] = {}
+        self._shape_args: dict[int, tuple[Part, dict]] = {}
         self._steps = 0
         self._welds = Welds(self)
         self._configure()
@@ -267,13 +268,14 @@ class World:
 
     def _collision_shape(self, part: Part) -> int:
         """The engine's shape of ``part`` (see :func:`collision_shape_args`), built
-        once per World."""
+        once per engine reset; its arguments (shrunk hulls, hull files) once per World."""
         key = id(part)
         if key in self._shape_cache:
             # the cache holds the part itself, so its id cannot be reused by another
             return self._shape_cache[key][1]
-        shape = self._client.createCollisionShapeArray(
-            **collision_shape_args(part, self.settings))
+        if key not in self._shape_args:
+            self._shape_args[key] = (part, collision_shape_args(part, self.settings))
+        shape = self._client.createCollisionShapeArray(**self._shape_args[key][1])
         if shape < 0:
             raise WorldError(f"pybullet could not build the collision shape of part {part.name!r}")
         self._shape_cache[key] = (part, shape)
