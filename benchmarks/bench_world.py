@@ -341,28 +341,39 @@ def _interleaved(runs: list, repeat: int) -> dict[str, float]:
     return timed
 
 
-def measure_motion(scene: Scene, seconds: float, repeats: int) -> dict:
+def measure_motion(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict:
     """Median rates of the welded World, the World without welding and the bare loop
     over the first ``seconds`` of ``scene`` (bodies falling, landing, settling), and
-    the welded World's overhead over the bare loop (median of per-repeat ratios)."""
+    the welded World's overhead over the bare loop (median of per-repeat ratios).
+    Each repeat runs the window from fresh builds as many times as it takes the bare
+    loop ``min_wall`` seconds, the three runners interleaved (see measure())."""
     s = scene.physics
     per_slice = max(1, math.ceil(round(seconds / s.time_step) / SLICES))
     steps = per_slice * SLICES
     rates: dict[str, list[float]] = {"world": [], "plain": [], "bare": []}
     weld_overheads, plain_overheads = [], []
     same, welded, moving = True, 0, False
+    probe = build_bare(scene, s)
+    start = time.perf_counter()
+    probe.step(steps)
+    rounds = max(1, min(MAX_SETTLE_ROUNDS, math.ceil(min_wall / (time.perf_counter() - start))))
+    probe.close()
     for repeat in range(repeats):
-        world, plain_world, bare = scene.build_world(), _world(scene, s.replace(weld=False)), \
-            build_bare(scene, s)
-        timed = _interleaved([("world", lambda: world.step(per_slice)),
-                              ("plain", lambda: plain_world.step(per_slice)),
-                              ("bare", lambda: bare.step(per_slice))], repeat)
-        same = same and world_poses(plain_world) == bare.poses()
-        welded, moving = len(world.welded_names), not world.at_rest()
-        for sim in (world, plain_world, bare):
-            sim.close()
+        timed = {kind: 0.0 for kind in rates}
+        for i in range(rounds):
+            world, plain_world = scene.build_world(), _world(scene, s.replace(weld=False))
+            bare = build_bare(scene, s)
+            runs = _interleaved([("world", lambda: world.step(per_slice)),
+                                 ("plain", lambda: plain_world.step(per_slice)),
+                                 ("bare", lambda: bare.step(per_slice))], repeat + i)
+            for kind in timed:
+                timed[kind] += runs[kind]
+            same = same and world_poses(plain_world) == bare.poses()
+            welded, moving = len(world.welded_names), not world.at_rest()
+            for sim in (world, plain_world, bare):
+                sim.close()
         for kind in rates:
-            rates[kind].append(steps / timed[kind])
+            rates[kind].append(steps * rounds / timed[kind])
         weld_overheads.append((timed["world"] / timed["bare"] - 1.0) * 100.0)
         plain_overheads.append((timed["plain"] / timed["bare"] - 1.0) * 100.0)
     median = statistics.median
@@ -372,6 +383,7 @@ def measure_motion(scene: Scene, seconds: float, repeats: int) -> dict:
         "dynamic_bodies": sum(not scene.parts[b.part].static for b in scene.bodies),
         "steps": steps,
         "simulated_seconds": steps * s.time_step,
+        "rounds": rounds,
         "world_steps_per_s": median(rates["world"]),
         "plain_world_steps_per_s": median(rates["plain"]),
         "bare_steps_per_s": median(rates["bare"]),
@@ -511,7 +523,8 @@ def markdown(results: dict) -> str:
         f"## Scenes in motion (first {results['motion_seconds']:g} simulated s after release)",
         "",
         "The three runners as above, interleaved, from bodies released at rest in the air "
-        "until the window ends.  Welding overhead: a welded World step against a bare one "
+        "until the window ends (the window run again from fresh builds until each runner "
+        "has stepped for at least the minimum wall-clock time).  Welding overhead: a welded World step against a bare one "
         "while bodies fall, land and settle (welding off: the overhead above).",
         "",
         "| scene | bodies (dynamic) | welded World steps/s | World, no welding, steps/s "
@@ -564,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
         drift = column_drift(scenes[-1], DRIFT_SECONDS)
     motion = []
     for scene in (beam_drops_scene(), pile_scene()):
-        row = measure_motion(scene, args.motion_seconds, args.repeats)
+        row = measure_motion(scene, args.motion_seconds, args.repeats, args.min_wall)
         motion.append(row)
         print(f"{row['scene']:>16}: in motion, welded World {row['world_steps_per_s']:8.0f} "
               f"steps/s, no welding {row['plain_world_steps_per_s']:8.0f}, bare "
