@@ -524,8 +524,9 @@ def markdown(results: dict) -> str:
         "",
         "The three runners as above, interleaved, from bodies released at rest in the air "
         "until the window ends (the window run again from fresh builds until each runner "
-        "has stepped for at least the minimum wall-clock time).  Welding overhead: a welded World step against a bare one "
-        "while bodies fall, land and settle (welding off: the overhead above).",
+        "has stepped for at least the minimum wall-clock time).  Welding overhead: a "
+        "welded World step against a bare one while bodies fall, land and settle "
+        "(welding off: the overhead above).",
         "",
         "| scene | bodies (dynamic) | welded World steps/s | World, no welding, steps/s "
         "| bare steps/s | welding overhead % | no-welding overhead % | welded at the end "
@@ -581,8 +582,8 @@ def main(argv: list[str] | None = None) -> int:
         motion.append(row)
         print(f"{row['scene']:>16}: in motion, welded World {row['world_steps_per_s']:8.0f} "
               f"steps/s, no welding {row['plain_world_steps_per_s']:8.0f}, bare "
-              f"{row['bare_steps_per_s']:8.0f}; welding overhead {row['weld_overhead_pct']:+6.1f} %",
-              flush=True)
+              f"{row['bare_steps_per_s']:8.0f}; welding overhead "
+              f"{row['weld_overhead_pct']:+6.1f} %", flush=True)
     restore = measure_restore(args.repeats)
     print(f"restore of the {restore['pieces']}-piece table: {restore['total_cold_s'] * 1e3:.1f} "
           f"ms cold ({restore['restore_cold_s'] * 1e3:.1f} ms restore, "
