@@ -9,6 +9,14 @@ allows it):
   2-player games between random bots is timed, and every drop of the 4-player
   planner games below (whose piles grow higher); the median, 90th percentile and
   maximum of each set and of both together are reported.
+* **judged drop, cold caches, against welding off** (issue 7): states taken before
+  the drops of seeded 4-player planner games (``--cold-states`` of them, spread over
+  the games: from an empty beam to a high pile), each replayed from its saved
+  state with its recorded drop three ways: welding on with the physics caches
+  emptied first (cold), welding on right after (warm), and welding off (the same
+  scene with ``weld = false``).  Medians over the states (each state's median of
+  ``--cold-repeats``), the ratio cold / welding off (target <= 1.3), and how many
+  drops reached rest and agreed on the tilt with welding off.
 * **4-player planner game**: wall time of whole basic games of four planner bots
   (set-up, every bot decision with its trials, every judged drop), one per seed of
   ``--planner-seeds``.
@@ -17,10 +25,11 @@ allows it):
   the planner sits in seat ``i % 2``).
 
 Targets (issue 3): <= 0.15 s per judged drop, <= 60 s per 4-player planner game on
-one core; the planner must beat random clearly.
+one core; the planner must beat random clearly.  Issue 7: the cold welded judged
+drop within 1.3x of the welding-off World.
 
     python benchmarks/bench_games.py [--games 50] [--drop-games 10] \\
-        [--planner-seeds 0 1 2]
+        [--planner-seeds 0 1 2] [--cold-states 16] [--cold-repeats 3]
 
 (with balance3d installed, or ``PYTHONPATH=.`` from the checkout).  Writes
 ``benchmarks/results/games.json`` and ``benchmarks/results/games.md`` (the Markdown
@@ -29,6 +38,7 @@ table the README quotes).  A full run takes several minutes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -43,14 +53,17 @@ import numpy as np
 
 import balance3d
 from balance3d.bots import make_bot, planner
-from balance3d.games import new_game
-from balance3d.games.base import Drop
+from balance3d.games import game_class, new_game
+from balance3d.games.base import Drop, State
+from balance3d.physics import clear_caches
 
 RESULTS = Path(__file__).resolve().parent / "results"
 #: s, target wall time per judged drop.
 TARGET_DROP = 0.15
 #: s, target wall time per 4-player planner game.
 TARGET_GAME = 60.0
+#: Target of issue 7: cold welded judged drop / welding-off judged drop (medians).
+TARGET_COLD_RATIO = 1.3
 
 
 def pin_to_one_core() -> int | None:
@@ -79,6 +92,76 @@ def play_timed(players: list[str], seed: int) -> dict:
     return {"seed": seed, "bots": players, "wall_s": time.perf_counter() - start,
             "drops_s": drops, "winners": list(state.outcome.winners),
             "actions": len(state.history), "coins": list(state.scores)}
+
+
+def planner_drop_states(seeds: list[int], count: int) -> list[tuple[str, Drop]]:
+    """``count`` (state as JSON text, its next drop) pairs taken before the drops of
+    the 4-player planner games of ``seeds``, spread evenly over all their drops."""
+    taken = []
+    for seed in seeds:
+        state = new_game("tilted", players=4, seed=seed, bots=["planner"] * 4)
+        bots = [make_bot("planner", seed, seat) for seat in range(4)]
+        while not state.is_over:
+            action = bots[state.current_player].choose(state)
+            if isinstance(action, Drop):
+                taken.append((json.dumps(state.to_dict()), action))
+            state.apply(action)
+        print(f"states: 4-player planner game, seed {seed}: {len(taken)} drops so far",
+              flush=True)
+    picks = np.linspace(0, len(taken) - 1, min(count, len(taken))).round().astype(int)
+    return [taken[i] for i in picks]
+
+
+def _timed_drop(cls: type[State], saved: str, drop: Drop, scene, cold: bool) -> tuple:
+    """Wall time (s) of the judged ``drop`` from the ``saved`` state on ``scene``
+    (its World built beforehand, as between turns of a game), and the verdict;
+    the physics caches are emptied first when ``cold``."""
+    state = cls.from_dict(json.loads(saved), scene=scene)
+    _ = state.world  # built now, untimed: a game keeps its World between turns
+    if cold:
+        clear_caches()
+    start = time.perf_counter()
+    verdict = state.apply(drop)
+    return time.perf_counter() - start, verdict
+
+
+def cold_drops(states: list[tuple[str, Drop]], repeats: int) -> dict:
+    """The judged drops of ``states`` welded with cold caches, welded with warm ones
+    and with welding off (see the module docstring)."""
+    rows = []
+    for i, (saved, drop) in enumerate(states):
+        data = json.loads(saved)
+        cls = game_class(data["game"])
+        scene = balance3d.load_scene(data["scene"]["name"])
+        plain = dataclasses.replace(scene, physics=scene.physics.replace(weld=False))
+        times: dict[str, list[float]] = {"cold": [], "warm": [], "off": []}
+        verdicts = {}
+        for _ in range(repeats):
+            for kind, on, cold in (("cold", scene, True), ("warm", scene, False),
+                                   ("off", plain, False)):
+                seconds, verdicts[kind] = _timed_drop(cls, saved, drop, on, cold)
+                times[kind].append(seconds)
+        on, off = verdicts["cold"], verdicts["off"]
+        blocks = sum(1 for b in data["world"]["bodies"] if not b["static"]) - 1  # not the beam
+        rows.append({"blocks_before": blocks,
+                     **{f"{k}_s": statistics.median(v) for k, v in times.items()},
+                     "off_reached_rest": not getattr(off, "settle_timed_out", False),
+                     "tilt_agrees": getattr(on, "tilted", None) == getattr(off, "tilted", None),
+                     "same_verdict": on.to_dict() == off.to_dict()})
+        r = rows[-1]
+        print(f"state {i + 1}/{len(states)} ({blocks} blocks): cold {r['cold_s']:.3f} s, warm "
+              f"{r['warm_s']:.3f} s, welding off {r['off_s']:.3f} s", flush=True)
+    median = {k: statistics.median(r[f"{k}_s"] for r in rows) for k in ("cold", "warm", "off")}
+    ratio = median["cold"] / median["off"]
+    return {"states": rows, "repeats": repeats,
+            "cold_median_s": median["cold"], "warm_median_s": median["warm"],
+            "off_median_s": median["off"], "cold_over_off": ratio,
+            "warm_over_off": median["warm"] / median["off"],
+            "median_of_ratios": statistics.median(r["cold_s"] / r["off_s"] for r in rows),
+            "off_reached_rest": sum(r["off_reached_rest"] for r in rows),
+            "tilt_agrees": sum(r["tilt_agrees"] for r in rows),
+            "same_verdict": sum(r["same_verdict"] for r in rows),
+            "target_ratio": TARGET_COLD_RATIO, "met": ratio <= TARGET_COLD_RATIO}
 
 
 def spread(values: list[float]) -> dict:
@@ -126,6 +209,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="2-player random games whose drops are timed (default 10)")
     parser.add_argument("--planner-seeds", type=int, nargs="+", default=[0, 1, 2],
                         help="seeds of the 4-player planner games (default 0 1 2)")
+    parser.add_argument("--cold-states", type=_positive_int, default=16,
+                        help="mid-game states whose drop is timed cold and unwelded (16)")
+    parser.add_argument("--cold-seeds", type=int, nargs="+", default=[0, 1],
+                        help="seeds of the 4-player planner games they come from (0 1)")
+    parser.add_argument("--cold-repeats", type=_positive_int, default=3,
+                        help="timings of each of them, per way (median; default 3)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     args = parser.parse_args(argv)
 
@@ -152,6 +241,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"4-player planner game, seed {seed}: {game['wall_s']:.1f} s, "
               f"{len(game['drops_s'])} drops", flush=True)
 
+    cold = cold_drops(planner_drop_states(args.cold_seeds, args.cold_states),
+                      args.cold_repeats)
+    print(f"cold welded judged drop {cold['cold_median_s']:.3f} s median, warm "
+          f"{cold['warm_median_s']:.3f} s, welding off {cold['off_median_s']:.3f} s: cold / off "
+          f"= {cold['cold_over_off']:.2f}", flush=True)
+
     matches, wins = [], 0
     start = time.perf_counter()
     for seed in range(args.games):
@@ -174,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
                         "planner_games": spread(planner_drops),
                         "all": spread(random_drops + planner_drops),
                         "target_s": TARGET_DROP},
+        "cold_drop": cold,
         "planner_game_4p": {"games": planner_games, "median_s": statistics.median(walls),
                             "max_s": max(walls), "target_s": TARGET_GAME},
         "planner_vs_random": {
@@ -202,7 +298,7 @@ def _rate(matches: list[dict]) -> float | None:
 
 def markdown(results: dict) -> str:
     """The results as the Markdown table the README quotes."""
-    env, drop = results["environment"], results["judged_drop"]
+    env, drop, cold = results["environment"], results["judged_drop"], results["cold_drop"]
     game, vs = results["planner_game_4p"], results["planner_vs_random"]
 
     def row(name: str, s: dict) -> str:
@@ -219,6 +315,15 @@ def markdown(results: dict) -> str:
         row("random 2-player games", drop["random_games"]),
         row("4-player planner games", drop["planner_games"]),
         row("all", drop["all"]),
+        f"| judged drop, welded, caches cold, {len(cold['states'])} mid-game 4-player planner "
+        f"states ({min(r['blocks_before'] for r in cold['states'])} to "
+        f"{max(r['blocks_before'] for r in cold['states'])} blocks in the world) "
+        f"| {cold['cold_median_s']:.3f} s median (warm {cold['warm_median_s']:.3f} s; welding "
+        f"off {cold['off_median_s']:.3f} s): **{cold['cold_over_off']:.2f}x** welding off "
+        f"(warm {cold['warm_over_off']:.2f}x; median of per-state ratios "
+        f"{cold['median_of_ratios']:.2f}x); welding off reached rest in "
+        f"{cold['off_reached_rest']}, agreed on the tilt in {cold['tilt_agrees']} "
+        f"| <= {TARGET_COLD_RATIO}x welding off | {'yes' if cold['met'] else '**no**'} |",
         f"| 4-player planner game, wall | {game['max_s']:.1f} s max: {seeds} | "
         f"<= {TARGET_GAME:.0f} s | {'yes' if game['max_s'] <= TARGET_GAME else '**no**'} |",
         f"| planner vs random, 2 players | {vs['planner_wins']}/{vs['games']} won "

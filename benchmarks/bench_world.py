@@ -18,6 +18,18 @@ the shared settings of ``scenes/shared/common.toml``), this script measures in o
   every ``rest_check_interval``); **per check** is that check timed directly (1000
   calls), as step-to-step noise in the heavy scenes is larger than a check.
 
+* **scenes in motion**: the same three runners (welded World, World without welding,
+  bare loop) over the first ``--motion-seconds`` after bodies are released in the
+  air: blocks dropped on the Tilted beam (which tips under them) and a loose heap of
+  blocks falling into a pile on the table.  The **welding overhead** is how much
+  longer a welded World step takes than a bare one while bodies move (the overhead
+  above is measured with welding off, and at rest welding makes steps cheaper).
+* **restore of a 96-piece table**: four towers of 24 Tower logo pieces on the Tower
+  scene's plinths, settled (every piece welded) and snapshotted;
+  ``World.restore(snapshot)`` timed with the physics caches emptied first (cold)
+  and full (warm), and the first step after it, in which every body at rest is
+  welded again.  Target: restore with its re-welding <= 20 ms, caches cold.
+
 Figures are medians over ``--repeats`` repeats.  A stepping run simulates
 ``--seconds`` (more for light scenes, so that it lasts ``--min-wall`` seconds); the
 runners of one repeat advance side by side in slices so that changes in the machine's
@@ -25,7 +37,8 @@ load hit all alike.  The column's drift is its top piece's sideways motion over
 60 simulated seconds.  Targets: World overhead <= 10 %; the 24-piece column at
 >= 5x real time on one core.
 
-    python benchmarks/bench_world.py [--repeats 5] [--seconds 10] [--min-wall 0.25]
+    python benchmarks/bench_world.py [--repeats 5] [--seconds 10] [--min-wall 0.25] \\
+        [--motion-seconds 1.0]
 
 Writes ``benchmarks/results/world.json`` and ``benchmarks/results/world.md``.
 """
@@ -41,16 +54,17 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from balance3d.physics.caches import clear_caches
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.world import World, collision_shape_args
 from balance3d.resources import scenes_dir
-from balance3d.scene import Scene, body_pose, list_scenes, load_scene, rpy_to_quat
+from balance3d.scene import BodySpec, Scene, body_pose, list_scenes, load_scene, rpy_to_quat
 
 with quiet_output():
     import pybullet
@@ -73,6 +87,18 @@ SLICES = 20
 DRIFT_SECONDS = 60.0
 #: Most settle() runs timed per repeat (light scenes come to rest in milliseconds).
 MAX_SETTLE_ROUNDS = 100
+#: Blocks dropped on the Tilted beam in the first scene in motion.
+BEAM_DROPS = 8
+#: Blocks of the heap that falls into a pile (a cube of this many per side).
+PILE_SIDE = 3
+#: Seed of the pile's jitter (positions and orientations).
+PILE_SEED = 0
+#: Towers and pieces per tower of the restored table.
+TABLE_TOWERS, TABLE_PIECES = 4, 24
+#: s, target time of a restore of the 96-piece table with its re-welding, caches cold.
+TARGET_RESTORE_S = 0.020
+#: m, gap between stacked pieces of the restored table when they are released.
+STACK_GAP = 1e-4
 
 
 # ---------------------------------------------------------------------- scenes
@@ -97,6 +123,34 @@ def column_scene(folder: Path) -> Scene:
     path = folder / f"{COLUMN_NAME}.toml"
     path.write_text("\n".join(lines))
     return load_scene(path)
+
+
+def beam_drops_scene() -> Scene:
+    """The Tilted scene with :data:`BEAM_DROPS` blocks released at rest in the air
+    above the beam, spread along it (0.04 to 0.25 m above its top, staggered)."""
+    scene = load_scene("tilted")
+    parts = scene.rules["block_parts"]
+    bodies = [BodySpec(f"drop_{i}", parts[i % len(parts)],
+                       (-0.25 + 0.5 * i / (BEAM_DROPS - 1), 0.0, 0.10 + 0.03 * i), (0.0, 0.0, 0.0))
+              for i in range(BEAM_DROPS)]
+    return replace(scene, name="tilted-beam-drops", bodies=scene.bodies + tuple(bodies))
+
+
+def pile_scene() -> Scene:
+    """A heap of ``PILE_SIDE ** 3`` 25 mm wooden cubes (Tilted's ``block_1``) released
+    at rest on a jittered grid 1 to 10 cm above the table, each turned a little: they
+    fall into a pile."""
+    scene = load_scene("tilted")
+    rng = np.random.default_rng(PILE_SEED)
+    bodies = [b for b in scene.bodies if b.name == "table"]
+    for i in range(PILE_SIDE ** 3):
+        ix, iy, iz = i % PILE_SIDE, (i // PILE_SIDE) % PILE_SIDE, i // PILE_SIDE ** 2
+        position = (0.03 * (ix - 1) + rng.uniform(-0.004, 0.004),
+                    0.03 * (iy - 1) + rng.uniform(-0.004, 0.004),
+                    0.025 + 0.035 * iz + rng.uniform(0.0, 0.005))
+        bodies.append(BodySpec(f"cube_{i}", "block_1", position,
+                               tuple(rng.uniform(-0.3, 0.3, 3).tolist())))
+    return replace(scene, name=f"pile-{PILE_SIDE ** 3}-cubes", bodies=tuple(bodies))
 
 
 # ---------------------------------------------------------------------- bare loop
@@ -214,16 +268,9 @@ def measure(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict
     same, timed_out, settle_steps, rounds = True, False, None, 1
     for repeat in range(repeats):
         world, plain_world, bare = scene.build_world(), _world(scene, plain), build_bare(scene, s)
-        runs = [("world", lambda: world.step(per_slice)),
-                ("plain", lambda: plain_world.step(per_slice)),
-                ("bare", lambda: bare.step(per_slice))]
-        timed = {kind: 0.0 for kind, _ in runs}
-        for i in range(SLICES):
-            k = (repeat + i) % len(runs)
-            for kind, run in runs[k:] + runs[:k]:
-                start = time.perf_counter()
-                run()
-                timed[kind] += time.perf_counter() - start
+        timed = _interleaved([("world", lambda: world.step(per_slice)),
+                              ("plain", lambda: plain_world.step(per_slice)),
+                              ("bare", lambda: bare.step(per_slice))], repeat)
         same = same and world_poses(plain_world) == bare.poses()
         for sim in (world, plain_world, bare):
             sim.close()
@@ -281,6 +328,128 @@ def measure(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict
     }
 
 
+def _interleaved(runs: list, repeat: int) -> dict[str, float]:
+    """Wall time of each named run, called ``SLICES`` times side by side in a
+    rotating order (so a change in the machine's load hits all alike)."""
+    timed = {kind: 0.0 for kind, _ in runs}
+    for i in range(SLICES):
+        k = (repeat + i) % len(runs)
+        for kind, run in runs[k:] + runs[:k]:
+            start = time.perf_counter()
+            run()
+            timed[kind] += time.perf_counter() - start
+    return timed
+
+
+def measure_motion(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict:
+    """Median rates of the welded World, the World without welding and the bare loop
+    over the first ``seconds`` of ``scene`` (bodies falling, landing, settling), and
+    the welded World's overhead over the bare loop (median of per-repeat ratios).
+    Each repeat runs the window from fresh builds as many times as it takes the bare
+    loop ``min_wall`` seconds, the three runners interleaved (see measure())."""
+    s = scene.physics
+    per_slice = max(1, math.ceil(round(seconds / s.time_step) / SLICES))
+    steps = per_slice * SLICES
+    rates: dict[str, list[float]] = {"world": [], "plain": [], "bare": []}
+    weld_overheads, plain_overheads = [], []
+    same, welded, moving = True, 0, False
+    probe = build_bare(scene, s)
+    start = time.perf_counter()
+    probe.step(steps)
+    rounds = max(1, min(MAX_SETTLE_ROUNDS, math.ceil(min_wall / (time.perf_counter() - start))))
+    probe.close()
+    for repeat in range(repeats):
+        timed = {kind: 0.0 for kind in rates}
+        for i in range(rounds):
+            world, plain_world = scene.build_world(), _world(scene, s.replace(weld=False))
+            bare = build_bare(scene, s)
+            runs = _interleaved([("world", lambda: world.step(per_slice)),
+                                 ("plain", lambda: plain_world.step(per_slice)),
+                                 ("bare", lambda: bare.step(per_slice))], repeat + i)
+            for kind in timed:
+                timed[kind] += runs[kind]
+            same = same and world_poses(plain_world) == bare.poses()
+            welded, moving = len(world.welded_names), not world.at_rest()
+            for sim in (world, plain_world, bare):
+                sim.close()
+        for kind in rates:
+            rates[kind].append(steps * rounds / timed[kind])
+        weld_overheads.append((timed["world"] / timed["bare"] - 1.0) * 100.0)
+        plain_overheads.append((timed["plain"] / timed["bare"] - 1.0) * 100.0)
+    median = statistics.median
+    return {
+        "scene": scene.name,
+        "bodies": len(scene.bodies),
+        "dynamic_bodies": sum(not scene.parts[b.part].static for b in scene.bodies),
+        "steps": steps,
+        "simulated_seconds": steps * s.time_step,
+        "rounds": rounds,
+        "world_steps_per_s": median(rates["world"]),
+        "plain_world_steps_per_s": median(rates["plain"]),
+        "bare_steps_per_s": median(rates["bare"]),
+        "weld_overhead_pct": median(weld_overheads),
+        "plain_overhead_pct": median(plain_overheads),
+        "welded_at_end": welded,
+        "moving_at_end": moving,
+        "same_poses_as_bare": same,
+    }
+
+
+def tower_table(scene: Scene) -> World:
+    """The Tower scene with :data:`TABLE_TOWERS` towers of :data:`TABLE_PIECES` logo
+    pieces (flat, centred on the plinths), settled: every piece welded at rest."""
+    world = scene.build_world()
+    logo = scene.parts[scene.rules["logo_part"]]
+    thickness = float(logo.extents[2])
+    for t in range(TABLE_TOWERS):
+        base = f"base_{t}"
+        x, y, _ = world.pose(base)[0]
+        top = float(world.vertices(base)[:, 2].max())
+        for i in range(TABLE_PIECES):
+            z = top + thickness * (i + 0.5) + STACK_GAP * (i + 1)
+            world.add(f"logo_{t}_{i}", logo, *body_pose(logo, (x, y, z), (0.0, 0.0, 0.0, 1.0)))
+    world.settle()
+    return world
+
+
+def measure_restore(repeats: int) -> dict:
+    """Median wall time of ``World.restore`` of the settled 96-piece Tower table, and
+    of the first step after it (which welds every body at rest again), with the
+    physics caches emptied before each restore (cold) and left full (warm)."""
+    scene = load_scene("tower")
+    world = tower_table(scene)
+    snapshot = world.snapshot()
+    pieces, welded = len(world.dynamic_names), len(world.welded_names)
+    timed: dict[str, list[float]] = {f"{kind}_{temp}": [] for kind in ("restore", "first_step")
+                                     for temp in ("cold", "warm")}
+    for repeat in range(repeats):
+        for temp in (("cold", "warm") if repeat % 2 == 0 else ("warm", "cold")):
+            if temp == "cold":
+                clear_caches()
+            start = time.perf_counter()
+            world.restore(snapshot)
+            restored = time.perf_counter()
+            world.step(1)
+            timed[f"restore_{temp}"].append(restored - start)
+            timed[f"first_step_{temp}"].append(time.perf_counter() - restored)
+            assert len(world.welded_names) == welded, "the restored table was not welded again"
+    world.close()
+    median = {k: statistics.median(v) for k, v in timed.items()}
+    total_cold = median["restore_cold"] + median["first_step_cold"]
+    return {
+        "pieces": pieces,
+        "welded": welded,
+        "restore_cold_s": median["restore_cold"],
+        "first_step_cold_s": median["first_step_cold"],
+        "restore_warm_s": median["restore_warm"],
+        "first_step_warm_s": median["first_step_warm"],
+        "total_cold_s": total_cold,
+        "total_warm_s": median["restore_warm"] + median["first_step_warm"],
+        "target_s": TARGET_RESTORE_S,
+        "met": total_cold <= TARGET_RESTORE_S,
+    }
+
+
 def column_drift(scene: Scene, seconds: float) -> float:
     """Sideways motion of the column's top piece after ``seconds``, m."""
     with scene.build_world() as world:
@@ -295,6 +464,21 @@ def _settings_text(row: dict) -> str:
     return (f"time step {row['time_step_s']:.6g} s, {row['substeps']} substeps, "
             f"{row['solver_iterations']} solver iterations, length scale "
             f"{row['length_scale']:g}, welding {'on' if row['weld'] else 'off'}")
+
+
+def restore_text(r: dict) -> str:
+    """The restore figures as a sentence and a table."""
+    return "\n".join([
+        f"{r['pieces']} logo pieces in {TABLE_TOWERS} towers on the Tower plinths, all "
+        f"{r['welded']} welded at rest; `World.restore(snapshot)`, then the first step "
+        "(which welds every piece again).  Median of the repeats.", "",
+        "| caches | restore | first step (re-welding) | total | target |",
+        "|---|---:|---:|---:|---|",
+        f"| cold (emptied first) | {r['restore_cold_s'] * 1e3:.1f} ms "
+        f"| {r['first_step_cold_s'] * 1e3:.1f} ms | {r['total_cold_s'] * 1e3:.1f} ms "
+        f"| <= {r['target_s'] * 1e3:.0f} ms: {'met' if r['met'] else 'NOT met'} |",
+        f"| warm | {r['restore_warm_s'] * 1e3:.1f} ms | {r['first_step_warm_s'] * 1e3:.1f} ms "
+        f"| {r['total_warm_s'] * 1e3:.1f} ms | |"])
 
 
 def markdown(results: dict) -> str:
@@ -336,6 +520,29 @@ def markdown(results: dict) -> str:
         f"top piece moved {t['column_top_drift_mm']:.2f} mm sideways in "
         f"{t['column_drift_seconds']:g} simulated s).",
         "",
+        f"## Scenes in motion (first {results['motion_seconds']:g} simulated s after release)",
+        "",
+        "The three runners as above, interleaved, from bodies released at rest in the air "
+        "until the window ends (the window run again from fresh builds until each runner "
+        "has stepped for at least the minimum wall-clock time).  Welding overhead: a "
+        "welded World step against a bare one while bodies fall, land and settle "
+        "(welding off: the overhead above).",
+        "",
+        "| scene | bodies (dynamic) | welded World steps/s | World, no welding, steps/s "
+        "| bare steps/s | welding overhead % | no-welding overhead % | welded at the end "
+        "| same poses |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|:---:|",
+        *[f"| {r['scene']} | {r['bodies']} ({r['dynamic_bodies']}) "
+          f"| {r['world_steps_per_s']:,.0f} | {r['plain_world_steps_per_s']:,.0f} "
+          f"| {r['bare_steps_per_s']:,.0f} | {r['weld_overhead_pct']:+.1f} "
+          f"| {r['plain_overhead_pct']:+.1f} "
+          f"| {r['welded_at_end']}{' (still moving)' if r['moving_at_end'] else ''} "
+          f"| {'yes' if r['same_poses_as_bare'] else 'NO'} |" for r in results["motion"]],
+        "",
+        "## Restoring a 96-piece table at rest",
+        "",
+        restore_text(results["restore"]),
+        "",
         "Engine settings (from the scene files): "
         + "; ".join(sorted({_settings_text(r) for r in results["scenes"]})) + ".",
     ]
@@ -349,10 +556,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="simulated seconds per run (at least)")
     parser.add_argument("--min-wall", type=float, default=0.25,
                         help="wall-clock seconds per run (at least)")
+    parser.add_argument("--motion-seconds", type=float, default=0.5,
+                        help="simulated seconds of the scenes in motion, from release")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     args = parser.parse_args(argv)
-    if args.repeats < 1 or not args.seconds > 0:
-        parser.error("--repeats must be >= 1 and --seconds > 0")
+    if args.repeats < 1 or not args.seconds > 0 or not args.motion_seconds > 0:
+        parser.error("--repeats must be >= 1, --seconds and --motion-seconds > 0")
 
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -367,6 +576,19 @@ def main(argv: list[str] | None = None) -> int:
                   f"overhead {row['overhead_pct']:+5.1f} %; settle "
                   f"{row['settle_overhead_pct']:+5.1f} %", flush=True)
         drift = column_drift(scenes[-1], DRIFT_SECONDS)
+    motion = []
+    for scene in (beam_drops_scene(), pile_scene()):
+        row = measure_motion(scene, args.motion_seconds, args.repeats, args.min_wall)
+        motion.append(row)
+        print(f"{row['scene']:>16}: in motion, welded World {row['world_steps_per_s']:8.0f} "
+              f"steps/s, no welding {row['plain_world_steps_per_s']:8.0f}, bare "
+              f"{row['bare_steps_per_s']:8.0f}; welding overhead "
+              f"{row['weld_overhead_pct']:+6.1f} %", flush=True)
+    restore = measure_restore(args.repeats)
+    print(f"restore of the {restore['pieces']}-piece table: {restore['total_cold_s'] * 1e3:.1f} "
+          f"ms cold ({restore['restore_cold_s'] * 1e3:.1f} ms restore, "
+          f"{restore['first_step_cold_s'] * 1e3:.1f} ms first step), "
+          f"{restore['total_warm_s'] * 1e3:.1f} ms warm", flush=True)
 
     worst = max(results_rows, key=lambda r: r["overhead_pct"])
     column = results_rows[-1]
@@ -379,6 +601,9 @@ def main(argv: list[str] | None = None) -> int:
         "simulated_seconds": args.seconds,
         "min_wall_seconds": args.min_wall,
         "scenes": results_rows,
+        "motion_seconds": args.motion_seconds,
+        "motion": motion,
+        "restore": restore,
         "targets": {
             "overhead_pct": TARGET_OVERHEAD_PCT,
             "worst_overhead_pct": worst["overhead_pct"],

@@ -19,11 +19,12 @@ Units: metres, kilograms, newtons.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import highspy
 import numpy as np
+
+from balance3d.physics.caches import cache
 
 #: Sides of the pyramid that stands in for each friction cone.  Inscribed, so the
 #: friction available is under-estimated by at most 1 - cos(pi / sides) (7.6 % for 8).
@@ -39,9 +40,10 @@ TOTAL_FORCE_WEIGHT = 1e-3
 #: value, that scipy's ``linprog`` applies to HiGHS's answers.
 SOLUTION_TOLERANCE = 10.0 * FEASIBILITY_TOLERANCE ** 0.5
 #: Programs whose solutions each thread remembers (least recently used dropped
-#: first).  A World solves the same program again and again (a welded group whose
-#: contacts and loads have not changed); the program is deterministic (HiGHS is
-#: cleared before each one), so a remembered answer is the answer, bit for bit.
+#: first; :mod:`balance3d.physics.caches` switches and empties them).  A World solves
+#: the same program again and again (a welded group whose contacts and loads have
+#: not changed); the program is deterministic (HiGHS is cleared before each one), so
+#: a remembered answer is the answer, bit for bit.
 STATICS_CACHE_SIZE = 1024
 
 
@@ -59,13 +61,6 @@ def _highs_options() -> highspy.HighsOptions:
 
 _HIGHS_OPTIONS = _highs_options()
 _THREAD = threading.local()
-
-
-def _cache() -> OrderedDict:
-    """This thread's solutions of recent programs, by :func:`_program_key`."""
-    if not hasattr(_THREAD, "cache"):
-        _THREAD.cache = OrderedDict()
-    return _THREAD.cache
 
 
 def _program_key(gravity: float, bodies: list, arrays: tuple) -> tuple:
@@ -172,7 +167,7 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     gravity : m/s^2 along -z.  Returns (len(contacts), 3) float, N: the force each
     contact applies to its ``body`` (the ``other`` body feels the opposite), a fresh
     array; a program solved recently (:data:`STATICS_CACHE_SIZE`) is not solved
-    again."""
+    again while the caches are on."""
     n_bodies, n_contacts = len(bodies), len(contacts)
     if n_bodies == 0:
         return np.zeros((n_contacts, 3))
@@ -189,13 +184,13 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     fixed_n = np.array([c.normal_force or 0.0 for c in contacts], float)
     pair_of = np.array([c.pair for c in contacts])
     supporting = np.array([c.supporting for c in contacts])
-    key = _program_key(gravity, bodies, (masses, coms, owner, other, points, normals, mu,
-                                         known, fixed_n, pair_of, supporting))
-    cache = _cache()
-    if key in cache:
-        cache.move_to_end(key)
-        remembered = cache[key]
-        return None if remembered is None else remembered.copy()
+    solutions = cache("statics", STATICS_CACHE_SIZE)
+    if solutions is not None:
+        key = _program_key(gravity, bodies, (masses, coms, owner, other, points, normals, mu,
+                                             known, fixed_n, pair_of, supporting))
+        if key in solutions:
+            remembered = solutions.get(key)
+            return None if remembered is None else remembered.copy()
     normals /= np.linalg.norm(normals, axis=1, keepdims=True)
 
     # friction pyramid generators: (n_contacts, sides, 3)
@@ -285,7 +280,6 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
         forces = np.zeros((n_contacts, 3))
         np.add.at(forces, gen_contact, x[:n_gen, None] * gens * weight_unit)
         forces[known] += fixed_n[known, None] * normals[known]
-    cache[key] = forces
-    if len(cache) > STATICS_CACHE_SIZE:
-        cache.popitem(last=False)
+    if solutions is not None:
+        solutions.put(key, forces)
     return None if forces is None else forces.copy()

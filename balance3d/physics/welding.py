@@ -44,8 +44,6 @@ continues the same way, whatever was welded when it was taken.
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +52,7 @@ import shapely.geometry as sg
 
 from balance3d.meshes.part import Part
 from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
+from balance3d.physics.caches import cache
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve_statics,
                                        tangents)
@@ -77,13 +76,12 @@ IMPACT_RECHECK = 1.25
 #: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
 #: AllFilter): what a woken body is re-added with.
 DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
-#: Contact patches each thread remembers (least recently used dropped first), by
+#: Contact patches each thread remembers (least recently used dropped first;
+#: :mod:`balance3d.physics.caches` switches and empties them), by
 #: the two parts, the settings, both poses and Bullet's points (their bits): every
 #: input of :meth:`Welds.patch`, so a remembered patch is the patch, bit for bit.
 #: Worlds rebuilt from one snapshot meet the same resting pairs again and again.
 PATCH_CACHE_SIZE = 4096
-
-_THREAD = threading.local()
 
 
 @dataclass(frozen=True)
@@ -173,13 +171,6 @@ def _corners(geom) -> np.ndarray:
     if len(kept) < 3:
         return np.asarray(kept)
     return _reduce(np.asarray(kept), MAX_PATCH_POINTS)
-
-
-def _patch_cache() -> OrderedDict:
-    """This thread's recently computed contact patches (see :data:`PATCH_CACHE_SIZE`)."""
-    if not hasattr(_THREAD, "patches"):
-        _THREAD.patches = OrderedDict()
-    return _THREAD.patches
 
 
 def _swap(p: tuple) -> tuple:
@@ -286,16 +277,14 @@ class Welds:
         w = self.world
         c, tol = w.settings.length_scale, w.settings.weld_patch_tolerance
         pose_a, pose_b = w.pose(a), w.pose(b)
+        patches = cache("patches", PATCH_CACHE_SIZE)
+        if patches is None:
+            return self._patch(a, b, points, pose_a, pose_b)
         key = (w._parts[a], w._parts[b], c, tol, np.concatenate([*pose_a, *pose_b]).tobytes(),
                np.array([[*p[5], *p[6], *p[7], p[8]] for p in points], float).tobytes())
-        cache = _patch_cache()
-        if key in cache:
-            cache.move_to_end(key)
-        else:
-            cache[key] = self._patch(a, b, points, pose_a, pose_b)
-            if len(cache) > PATCH_CACHE_SIZE:
-                cache.popitem(last=False)
-        corners, normal = cache[key]
+        if key not in patches:
+            patches.put(key, self._patch(a, b, points, pose_a, pose_b))
+        corners, normal = patches.get(key)
         return corners.copy(), normal.copy()
 
     def _patch(self, a: str, b: str, points: list, pose_a: tuple,

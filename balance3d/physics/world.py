@@ -184,6 +184,7 @@ class World:
         self._parts: dict[str, Part] = {}
         self._static: dict[str, bool] = {}
         self._shape_cache: dict[int, tuple[Part, int]] = {}
+        self._shape_args: dict[int, tuple[Part, dict]] = {}
         self._steps = 0
         self._welds = Welds(self)
         self._configure()
@@ -267,13 +268,14 @@ class World:
 
     def _collision_shape(self, part: Part) -> int:
         """The engine's shape of ``part`` (see :func:`collision_shape_args`), built
-        once per World."""
+        once per engine reset; its arguments (shrunk hulls, hull files) once per World."""
         key = id(part)
         if key in self._shape_cache:
             # the cache holds the part itself, so its id cannot be reused by another
             return self._shape_cache[key][1]
-        shape = self._client.createCollisionShapeArray(
-            **collision_shape_args(part, self.settings))
+        if key not in self._shape_args:
+            self._shape_args[key] = (part, collision_shape_args(part, self.settings))
+        shape = self._client.createCollisionShapeArray(**self._shape_args[key][1])
         if shape < 0:
             raise WorldError(f"pybullet could not build the collision shape of part {part.name!r}")
         self._shape_cache[key] = (part, shape)
@@ -345,18 +347,41 @@ class World:
                 found.append(other)
         return found
 
+    def overlaps(self, part: Part, position: Vec3,
+                 orientation: Quat = (0.0, 0.0, 0.0, 1.0)) -> list[str]:
+        """Names of the bodies that ``part`` would penetrate (signed distance below
+        ``-OVERLAP_TOLERANCE``) with its body frame at ``position`` (m) and
+        ``orientation``, in creation order: what :meth:`drop` refuses.
+
+        The World's collision shape of ``part`` is tested against each body where it
+        stands; no body is added, moved or woken, and the engine's state is unchanged."""
+        shape = self._collision_shape(part)
+        c = self.settings.length_scale
+        limit = -OVERLAP_TOLERANCE * c
+        where = [v * c for v in position]
+        closest, cid = pybullet.getClosestPoints, self._client._client
+        found = []
+        for other, other_id in self._ids.items():
+            points = closest(bodyA=-1, bodyB=other_id, distance=0.0, collisionShapeA=shape,
+                             collisionShapePositionA=where,
+                             collisionShapeOrientationA=list(orientation), physicsClientId=cid)
+            if any(p[8] < limit for p in points):
+                found.append(other)
+        return found
+
     def drop(self, name: str, part: Part, position: Vec3,
              orientation: Quat = (0.0, 0.0, 0.0, 1.0)) -> None:
         """Release ``part`` as body ``name`` at rest (zero velocity) at the pose given.
 
         Raises :class:`OverlapError` (and leaves the world unchanged) when it would
-        overlap another body at release."""
-        self.add(name, part, position, orientation, static=False)
-        hits = self.overlapping(name)
+        overlap another body at release (:meth:`overlaps`)."""
+        if name in self._ids:
+            raise WorldError(f"a body named {name!r} is already in the world")
+        hits = self.overlaps(part, position, orientation)
         if hits:
-            self.remove(name)
             raise OverlapError(f"{name!r} released at {tuple(round(v, 4) for v in position)} "
                                f"overlaps {', '.join(hits)}")
+        self.add(name, part, position, orientation, static=False)
 
     # ------------------------------------------------------------------ state
     def pose(self, name: str) -> tuple[np.ndarray, np.ndarray]:

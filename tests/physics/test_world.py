@@ -167,6 +167,123 @@ def test_drop_touching_is_not_overlapping(length_scale):
         world.drop("deep", BLOCK, (-0.0249, 0.0, 0.0125))  # 0.1 mm into "block"
 
 
+# ------------------------------------------------------------------ overlap query
+def _axes(q) -> np.ndarray:
+    """Rows: the body axes of unit quaternion ``q`` (x, y, z, w) in world coordinates."""
+    x, y, z, w = q
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)],
+                     [2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)],
+                     [2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)]])
+
+
+def box_separation(pos_a, q_a, half_a, pos_b, q_b, half_b) -> float:
+    """m: the largest gap between two boxes' projections over the 15 separating axes
+    of the SAT: positive when the boxes are apart, negative when they intersect."""
+    a, b = _axes(q_a), _axes(q_b)
+    d = np.subtract(pos_a, pos_b)
+    best = -math.inf
+    for axis in [*a, *b, *(np.cross(u, v) for u in a for v in b)]:
+        norm = np.linalg.norm(axis)
+        if norm < 1e-9:
+            continue
+        axis = axis / norm
+        reach = np.sum(half_a * np.abs(a @ axis)) + np.sum(half_b * np.abs(b @ axis))
+        best = max(best, abs(d @ axis) - reach)
+    return best
+
+
+def test_overlaps_agrees_with_box_geometry():
+    world = TILTED.build_world()
+    rng = np.random.default_rng(7)
+    beam_pos, beam_q = world.pose("beam")
+    beam_half = np.array(TILTED.data["parts"]["beam"]["size"]) / 2
+    verdicts = []
+    for i in range(600):
+        name = f"block_{1 + i % 3}"
+        part, half = TILTED.parts[name], np.array(TILTED.data["parts"][name]["size"]) / 2
+        pos = beam_pos + [rng.uniform(-0.35, 0.35), rng.normal(0, 0.04), rng.normal(0.02, 0.02)]
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        gap = box_separation(pos, q, half, beam_pos, beam_q, beam_half)
+        hit = "beam" in world.overlaps(part, tuple(pos), tuple(q))
+        assert hit == (gap < 0.0), f"pose {i}: gap {gap} m, overlaps says {hit}"
+        verdicts.append(hit)
+    assert 50 < sum(verdicts) < 550  # both answers were asked for
+
+
+@pytest.mark.parametrize("length_scale", [1.0, 10.0])
+def test_drop_refuses_exactly_what_overlaps_reports(length_scale):
+    world = table_world(SETTINGS.replace(length_scale=length_scale))
+    world.drop("block", BLOCK, (0.0, 0.0, 0.0125))
+    tilt = (0.0, math.sin(0.2), 0.0, math.cos(0.2))
+    cases = [  # (pose, bodies overlapped)
+        (((0.0, 0.0, 0.0375), (0, 0, 0, 1)), []),  # face on the block
+        (((0.025, 0.0, 0.0125), (0, 0, 0, 1)), []),  # face against the block, on the table
+        (((0.3, 0.0, 0.1), (0, 0, 0, 1)), []),  # in the air
+        (((0.3, 0.0, 0.0124), (0, 0, 0, 1)), ["table"]),  # 0.1 mm into the table
+        (((0.0249, 0.0, 0.0125), (0, 0, 0, 1)), ["block"]),  # 0.1 mm into the block
+        (((0.02, 0.0, 0.012), tilt), ["table", "block"]),
+        (((0.0, 0.0, 0.0125), (0, 0, 0, 1)), ["block"]),  # in the block's place
+    ]
+    for i, ((pos, q), expected) in enumerate(cases):
+        assert world.overlaps(BLOCK, pos, q) == expected, (pos, q)
+        if expected:
+            with pytest.raises(OverlapError, match=f"overlaps {', '.join(expected)}$"):
+                world.drop(f"probe{i}", BLOCK, pos, q)
+            assert f"probe{i}" not in world.names
+        else:
+            world.drop(f"probe{i}", BLOCK, pos, q)
+            world.remove(f"probe{i}")
+
+
+def test_overlaps_of_logo_pieces_agree_with_bodies_placed_there():
+    tower = load_scene("tower")
+    world = tower.build_world()
+    pieces = [p for p in tower.parts.values() if not p.static]
+    rng = np.random.default_rng(3)
+    hits = 0
+    for i in range(120):
+        part = pieces[i % len(pieces)]
+        base = world.pose(world.names[rng.integers(len(world.names))])[0]
+        pos = tuple(base + rng.normal(0.0, 0.03, 3))
+        q = rng.normal(size=4)
+        q = tuple(q / np.linalg.norm(q))
+        asked = world.overlaps(part, pos, q)
+        world.add("probe", part, pos, q, static=False)
+        assert asked == world.overlapping("probe"), (part.name, pos, q)
+        world.remove("probe")
+        hits += bool(asked)
+    assert 10 < hits < 110
+
+
+def test_overlaps_creates_and_removes_no_body(monkeypatch):
+    world, twin = table_world(), table_world()
+    for w in (world, twin):
+        stack(w, x=0.1, y=0.0, n=2)
+        w.settle()
+    assert world.welded_names  # the query must not wake them either
+    welded, count = world.welded_names, world.client.getNumBodies()
+    ids = [world.body_id(n) for n in world.names]
+    calls = []
+    for function in ("createMultiBody", "removeBody", "resetBasePositionAndOrientation"):
+        original = getattr(pybullet, function)
+        monkeypatch.setattr(pybullet, function, lambda *a, _f=original, _n=function, **k:
+                            calls.append(_n) or _f(*a, **k))
+    answers = [world.overlaps(LONG, (0.1, 0.0, z)) for z in (0.02, 0.063, 0.3)]
+    assert answers == [["s0", "s1"], [], []]  # through the stack, on it, clear
+    monkeypatch.undo()
+    assert calls == []
+    assert world.client.getNumBodies() == count
+    assert [world.body_id(n) for n in world.names] == ids
+    assert world.welded_names == welded
+    world.drop("next", BLOCK, (-0.2, 0.0, 0.1))
+    twin.drop("next", BLOCK, (-0.2, 0.0, 0.1))
+    assert world.body_id("next") == twin.body_id("next") == max(ids) + 1  # no id was used
+    world.settle()
+    twin.settle()
+    assert poses(world) == poses(twin)
+
+
 # ------------------------------------------------------------------ settle
 def test_settle_reports_rest():
     world = table_world()
