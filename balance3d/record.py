@@ -40,7 +40,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from balance3d import __version__
 from balance3d.bots import BotError
-from balance3d.games import new_game
+from balance3d.games import get_game, new_game
 from balance3d.games.base import (ACTION_TYPES, Action, IllegalActionError, Player,
                                   RecordError, State, Verdict, action_from_dict, action_to_dict)
 from balance3d.scene import Scene, load_scene
@@ -499,20 +499,17 @@ def describe_turn(index: int, entry: dict[str, Any], players: list) -> str:
             f"{describe_action(entry['action'])}  ->  {entry['verdict'].get('summary', '')}")
 
 
-#: What a game's outcome scores count, where it is not "score".
-SCORE_NAMES = {"tilted": "coins"}
-
-
 def describe_outcome(record: dict[str, Any]) -> list[str]:
     """Lines giving the ranks and scores of a record (or that it did not finish)."""
     outcome = record["outcome"]
     if outcome is None:
         return [f"game not finished after {len(record['turns'])} actions"]
+    score = get_game(record["game"]).score_name
     lines = [f"result ({outcome['termination']}):"]
     order = sorted(range(len(outcome["ranks"])), key=lambda s: (outcome["ranks"][s], s))
     for seat in order:
         lines.append(f"  {outcome['ranks'][seat]}. {player_label(record['players'][seat]):<22} "
-                     f"{SCORE_NAMES.get(record['game'], 'score')} {outcome['scores'][seat]:g}")
+                     f"{score} {outcome['scores'][seat]:g}")
     return lines
 
 

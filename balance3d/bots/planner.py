@@ -91,6 +91,8 @@ class PlannerBot:
     """Plans Tilted drops by trying them in copies of the game (see the module)."""
 
     name = "planner"
+    #: Games it plays.
+    games = ("tilted",)
 
     def __init__(self, seed: int, seat: int) -> None:
         self.seat = seat
@@ -99,8 +101,8 @@ class PlannerBot:
     # -- decisions -------------------------------------------------------------
     def choose(self, state: State) -> Action:
         """The planned action for ``state.current_player`` (state unchanged)."""
-        if not isinstance(state, TiltedState):
-            raise BotError(f"the planner plays Tilted only, not {state.name!r}")
+        if state.name not in self.games:
+            raise BotError(f"the planner plays {', '.join(self.games)} only, not {state.name!r}")
         if state.phase == "drop":
             return self.plan_drop(state).drop
         options = state.legal_decisions()

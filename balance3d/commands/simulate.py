@@ -26,7 +26,7 @@ from pathlib import Path
 from balance3d import record as rec
 from balance3d.bots import bot_names, make_bot
 from balance3d.commands import CommandError
-from balance3d.games import REGISTRY, game_class, new_game
+from balance3d.games import game_names, get_game, new_game
 from balance3d.scene import list_scenes, load_scene
 
 
@@ -37,13 +37,13 @@ def add_parser(subparsers) -> None:
                     "summary per turn and the result, and write the game record.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"bots: {', '.join(bot_names())}.  bundled scenes: {', '.join(list_scenes())}.")
-    p.add_argument("game", choices=sorted(REGISTRY), help="game to play")
+    p.add_argument("game", choices=game_names(), help="game to play")
     p.add_argument("--players", type=int, metavar="N",
                    help="number of players (default: one per --bots name, else 2, or "
                         "the variant's only count: 1 for solo)")
     p.add_argument("--bots", metavar="NAME[,NAME...]",
                    help="bot per seat, comma separated, or one name for every seat "
-                        "(default without --script: planner)")
+                        "(default without --script: the game's default bot)")
     p.add_argument("--seed", type=int, metavar="INT",
                    help="the game's seed: dice, first player and bots (default 0)")
     p.add_argument("--variant", metavar="NAME", help="rules variant (default: the scene's)")
@@ -86,12 +86,13 @@ def run(args: argparse.Namespace) -> int:
         seed = source.seed if seed is None else seed
     seed = 0 if seed is None else seed
     scene = load_scene(args.scene) if args.scene is not None else None
-    cls = game_class(args.game)
-    variant = variant or (scene.variant if scene is not None else cls.variants[0])
-    bots_text = args.bots if (args.bots is not None or args.script is not None) else "planner"
+    game = get_game(args.game)
+    variant = variant or (scene.variant if scene is not None else game.variants[0])
+    bots_text = args.bots if (args.bots is not None or args.script is not None) \
+        else game.default_bot
     names = _bot_names(bots_text, players)
     if players is None:
-        counts = getattr(cls, "variant_player_counts", {}).get(variant, cls.player_counts)
+        counts = game.player_counts(variant)
         players = len(names) if len(names) > 1 else (2 if 2 in counts else min(counts))
         names = names * players if len(names) == 1 else names
     if players < 1:

@@ -3,7 +3,8 @@
 Modelled on OpenSpiel's Python ``State`` (current player, legal actions, apply,
 terminal, returns, clone) and python-chess (``Outcome``, typed errors).
 
-A game is a :class:`State` subclass registered by name (see :mod:`balance3d.games`).
+A game is a :class:`~balance3d.games.game.Game` registered by name (see
+:mod:`balance3d.games`) whose ``state_class`` is a :class:`State` subclass.
 The state owns one :class:`~balance3d.physics.World` built from its scene.  Between
 turns the world is kept as a :class:`~balance3d.physics.world.Snapshot`; every
 physical action first rebuilds the engine from that snapshot (``World.restore``), so
@@ -19,13 +20,16 @@ import dataclasses
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from balance3d import __version__
 from balance3d.physics.world import BodyState, Snapshot, World
 from balance3d.scene import Scene, load_scene
+
+if TYPE_CHECKING:
+    from balance3d.games.game import Game
 
 
 class GameError(Exception):
@@ -221,17 +225,16 @@ class Event:
 
 # ---------------------------------------------------------------------- state
 class State(ABC):
-    """One game in progress.  Subclasses implement the ``_``-prefixed hooks."""
+    """One game in progress.  Subclasses implement the ``_``-prefixed hooks; the
+    game's :class:`~balance3d.games.game.Game` binds itself as :attr:`game`."""
 
-    #: Registered game name.
-    name: ClassVar[str]
-    #: Variants the game plays; the first is the default.
-    variants: ClassVar[tuple[str, ...]] = ("basic",)
-    #: Allowed player counts.
-    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    #: The game this state plays (set when its Game is made).
+    game: ClassVar["Game"]
 
     def __init__(self, scene: Scene, players: list[Player], seed: int, variant: str) -> None:
         self.scene = scene
+        #: The scene's rules, parsed once per scene by the Game.
+        self.rules = self.game.rules(scene)
         self.players = list(players)
         self.seed = int(seed)
         self.variant = variant
@@ -242,19 +245,22 @@ class State(ABC):
         self._world: World | None = None
         self._snapshot: Snapshot | None = None
 
+    @property
+    def name(self) -> str:
+        """The registered game name."""
+        return self.game.name
+
     # -- construction ----------------------------------------------------------
     @classmethod
     def new(cls, scene: Scene, players: list[Player], seed: int, variant: str) -> "State":
         """A fresh game at its first decision (set-up done, dice rolled)."""
-        if variant not in cls.variants:
-            raise GameError(f"{cls.name}: unknown variant {variant!r} "
-                            f"(known: {', '.join(cls.variants)})")
-        if len(players) not in cls.player_counts:
-            raise GameError(f"{cls.name} ({variant}) plays with "
-                            f"{' or '.join(map(str, cls.player_counts))} players, "
-                            f"not {len(players)}")
-        if scene.game != cls.name:
-            raise GameError(f"scene {scene.name!r} is for {scene.game!r}, not {cls.name!r}")
+        game = cls.game
+        counts = game.player_counts(variant)
+        if len(players) not in counts:
+            raise GameError(f"{game.name} ({variant}) plays with "
+                            f"{' or '.join(map(str, counts))} player(s), not {len(players)}")
+        if scene.game != game.name:
+            raise GameError(f"scene {scene.name!r} is for {scene.game!r}, not {game.name!r}")
         state = cls(scene, players, seed, variant)
         state._world = scene.build_world()
         state._setup()
@@ -298,6 +304,19 @@ class State(ABC):
     def legal_decisions(self) -> list[Action]:
         """Every legal non-physical action now (Pass, Choose); empty when the phase
         asks for a Drop or Place, whose legal set is continuous or per-piece."""
+
+    @abstractmethod
+    def release_area(self) -> dict[str, Any] | None:
+        """Where the current player may release a piece now, as data a bot or a
+        window can use, or None when the phase asks for no physical action::
+
+            {"kind": <the Game's release_kind>,
+             "regions": [{"polygon": [[x, y], ...],   # m, world frame, seen from above
+                          "top_z": z}, ...]}          # m, the region's highest point
+
+        Every legal release point lies in one of the regions' polygons; the regions
+        are necessary, not sufficient (the game's own checks, such as overlaps, still
+        apply: :meth:`is_legal`)."""
 
     @abstractmethod
     def _illegal_reason(self, action: Action) -> str | None:
@@ -387,8 +406,8 @@ class State(ABC):
         """Rebuild a state saved by :meth:`to_dict`.  The scene is loaded by name
         (or path) unless given, and must have the saved digest."""
         try:
-            if data["game"] != cls.name:
-                raise RecordError(f"saved game is {data['game']!r}, not {cls.name!r}")
+            if data["game"] != cls.game.name:
+                raise RecordError(f"saved game is {data['game']!r}, not {cls.game.name!r}")
             if scene is None:
                 scene = _scene_for(data["scene"])
             if scene.digest != data["scene"]["digest"]:
@@ -413,7 +432,7 @@ class State(ABC):
         except RecordError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"saved {cls.name} state is malformed: {type(exc).__name__}: {exc}") \
+            raise RecordError(f"saved {cls.game.name} state is malformed: {type(exc).__name__}: {exc}") \
                 from None
 
     def to_json(self) -> str:

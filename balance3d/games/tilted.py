@@ -106,6 +106,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from balance3d.games import tilted_judge as judge
+from balance3d.games.game import Game
 from balance3d.games.base import (POSES, Action, Choose, Drop, GameError, Outcome, Pass, Player,
                                   RecordError, State, Verdict)
 from balance3d.games.placement import release_pose
@@ -363,15 +364,8 @@ class TiltedAuctionVerdict(Verdict):
 class TiltedState(State):
     """A game of Tilted in progress (see the module docstring for the rules)."""
 
-    name = "tilted"
-    variants = ("basic", "solo", "advanced")
-    player_counts = (1, 2, 3, 4)
-    #: Player counts per variant (``player_counts`` is their union).
-    variant_player_counts = VARIANT_PLAYER_COUNTS
-
     def __init__(self, scene: Scene, players: list[Player], seed: int, variant: str) -> None:
         super().__init__(scene, players, seed, variant)
-        self.rules = TiltedRules.from_scene(scene)
         n = len(players)
         self._phase = "drop"
         self._current: int | None = None
@@ -388,15 +382,6 @@ class TiltedState(State):
         self._offender: int | None = None
         self._round_left: list[int] = []
         self._last_dropper: int | None = None
-
-    @classmethod
-    def new(cls, scene: Scene, players: list[Player], seed: int, variant: str) -> "TiltedState":
-        """A fresh game; checks the player count of the variant."""
-        counts = cls.variant_player_counts.get(variant)
-        if counts is not None and len(players) not in counts:
-            raise GameError(f"tilted ({variant}) plays with {' or '.join(map(str, counts))} "
-                            f"player(s), not {len(players)}")
-        return super().new(scene, players, seed, variant)
 
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
@@ -476,7 +461,7 @@ class TiltedState(State):
         coins : per seat.  bank : coins in the bank.
         """
         if scene is None:
-            scene = "tilted" if variant == "basic" else f"tilted-{variant}"
+            scene = cls.game.scene_name(variant)
         loaded = load_scene(scene) if isinstance(scene, str) else scene
         seats = [Player(i, f"Player {i + 1}") for i in range(players)]
         state = cls.new(loaded, seats, seed, variant)
@@ -608,16 +593,21 @@ class TiltedState(State):
             return [Pass()] + [Choose("bid", v) for v in range(need, have + 1)]
         return []
 
-    def drop_area(self) -> list[tuple[float, float, float, float]]:
-        """Rectangles ``(x0, y0, x1, y1)`` (m, world) holding every legal release
-        point of the current player: the high half of the beam's top face seen from
-        above.  Necessary, not sufficient (frozen blocks and overlaps are not cut
-        out).  Empty unless the phase is "drop"."""
+    def release_area(self) -> dict[str, Any] | None:
+        """The high half of the beam's top face, seen from above (see
+        :meth:`State.release_area`): one region, kind "beam_half", its polygon the
+        four corners of that half (m, world x, y) and ``top_z`` the height of its
+        highest corner (m).  Frozen blocks and overlaps are not cut out.  None
+        unless the phase is "drop"."""
         if self._phase != "drop":
-            return []
-        xy = BeamFrame.of(self.world).half_top_xy(-self._low_end)
-        return [(float(xy[:, 0].min()), float(xy[:, 1].min()),
-                 float(xy[:, 0].max()), float(xy[:, 1].max()))]
+            return None
+        frame = BeamFrame.of(self.world)
+        L, W, T = frame.half
+        end = -self._low_end
+        corners = frame.to_world([(0.0, -W, T), (end * L, -W, T), (end * L, W, T), (0.0, W, T)])
+        return {"kind": "beam_half",
+                "regions": [{"polygon": [[float(x), float(y)] for x, y in corners[:, :2]],
+                             "top_z": float(corners[:, 2].max())}]}
 
     @property
     def outcome(self) -> Outcome | None:
@@ -1138,4 +1128,8 @@ class TiltedState(State):
         self._last_dropper = data["last_dropper"]
 
 
-GAME = TiltedState
+GAME = Game(
+    name="tilted", variants=("basic", "solo", "advanced"), counts=VARIANT_PLAYER_COUNTS,
+    state_class=TiltedState, parse_rules=TiltedRules.from_scene, score_name="coins",
+    action_types=("drop", "choose", "pass"), bots=("planner", "random"), default_bot="planner",
+    release_kind="beam_half")

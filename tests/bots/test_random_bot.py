@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from balance3d.bots import bot_rng, make_bot
 from balance3d.bots.random_bot import HEIGHT_MAX, HEIGHT_MIN, random_drop
 from balance3d.games import new_game
@@ -22,7 +24,8 @@ def _play(seed: int, actions: int) -> list[dict]:
         if isinstance(action, Drop):
             assert not decisions
             assert action.piece in state.legal_pieces()
-            (x0, y0, x1, y1), = state.drop_area()
+            region, = state.release_area()["regions"]
+            (x0, y0), (x1, y1) = np.min(region["polygon"], 0), np.max(region["polygon"], 0)
             assert x0 <= action.x <= x1 and y0 <= action.y <= y1
             assert HEIGHT_MIN <= action.height <= HEIGHT_MAX
             assert 0.0 <= action.yaw < math.pi and action.pose in POSES

@@ -41,12 +41,13 @@ def next_roll(state: TiltedState) -> int:
 
 def random_action(state, rng: np.random.Generator):
     """A uniformly random legal action: a decision, or a flat drop from 2-20 mm
-    sampled in the drop area until one is legal."""
+    sampled in the release area's bounding box until one is legal."""
     decisions = state.legal_decisions()
     if decisions:
         return decisions[rng.integers(len(decisions))]
     pieces = state.legal_pieces()
-    x0, y0, x1, y1 = state.drop_area()[0]
+    polygon = np.asarray(state.release_area()["regions"][0]["polygon"])
+    (x0, y0), (x1, y1) = polygon.min(axis=0), polygon.max(axis=0)
     for _ in range(200):
         action = Drop(pieces[rng.integers(len(pieces))], float(rng.uniform(x0, x1)),
                       float(rng.uniform(y0, y1)), float(rng.uniform(0.002, 0.02)),
