@@ -51,7 +51,7 @@ from balance3d.bots import BotError, bot_rng
 from balance3d.bots.random_bot import MAX_TRIES, random_drop
 from balance3d.games.base import Action, Choose, Drop, Pass, State
 from balance3d.games.tilted import TiltedState, TiltedVerdict, piece_length
-from balance3d.games.tilted_judge import FULCRUM, BeamFrame
+from balance3d.games.tilted.judge import FULCRUM, BeamFrame
 from balance3d.physics.world import WorldError
 
 #: Trials (clone + judged drop) per drop decision, at most (the quiet drop's first

@@ -14,7 +14,7 @@ from balance3d.games import (Choose, Drop, GameError, IllegalActionError, Pass, 
 from balance3d.games.tilted import (TiltedAuctionVerdict, TiltedBuyVerdict, TiltedState,
                                     TiltedVerdict, piece_length, roll_d6)
 from balance3d.games.placement import release_pose
-from balance3d.games.tilted_judge import BeamFrame
+from balance3d.games.tilted.judge import BeamFrame
 
 ACROSS = math.pi / 2
 
@@ -272,7 +272,7 @@ def test_a_drop_that_would_overlap_a_block_at_release_is_refused(monkeypatch):
     state.stage([drop(state, "6u-2", 0.25, yaw=ACROSS),
                  drop(state, "6u-3", -0.15)])
     occupied = state.world.pose("6u-3")
-    monkeypatch.setattr("balance3d.games.tilted.release_pose",
+    monkeypatch.setattr("balance3d.games.tilted.drops.release_pose",
                         lambda world, part, action: (tuple(occupied[0]), tuple(occupied[1])))
     assert "overlap" in refused(state, drop(state, "6u-1", -0.15))
 
@@ -326,7 +326,7 @@ def test_returned_blocks_are_auctioned_in_the_offenders_order_then_the_round_goe
     if state.phase == "size":
         state.apply(state.legal_decisions()[0])
     assert state.phase == "bid" and state.current_player == 1       # the roller bids first
-    piece = state._auction["piece"]
+    piece = state._auction.piece
     won = state.apply(Choose("bid", 1))
     assert won.closed and won.winner == 1 and piece in state.hand(1)
     assert state.phase == "drop" and state.current_player == 1      # and starts the round

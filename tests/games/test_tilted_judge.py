@@ -14,7 +14,7 @@ import pytest
 
 from balance3d.games import Drop, IllegalActionError
 from balance3d.games.tilted import TiltedState, piece_length
-from balance3d.games.tilted_judge import BEAM, FULCRUM, BeamFrame
+from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame
 
 ACROSS = math.pi / 2  # yaw of a block lying across the beam
 
