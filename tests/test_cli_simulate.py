@@ -25,6 +25,7 @@ import pytest
 
 import balance3d
 from balance3d import cli
+from balance3d import play as playing
 from balance3d import record as rec
 
 GOLDEN = Path(__file__).parent / "golden" / "tilted_solo_random_seed3.json"
@@ -183,7 +184,7 @@ def test_simulate_rejects_bad_bot_lists(capsys):
 def test_golden_record_replays_byte_for_byte(capsys):
     assert cli.main(["replay", str(GOLDEN), "--verify", "--quiet"]) == 0
     record = rec.load_record(GOLDEN)
-    replayed = rec.replay(record, rec.record_scene(record)).record()
+    replayed = playing.replay(record, playing.record_scene(record)).record()
     assert rec.dumps(replayed) == GOLDEN.read_text()
 
 

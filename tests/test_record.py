@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import make_bot
 from balance3d.games import new_game
@@ -148,6 +149,6 @@ def test_round_trip_through_a_real_game():
     assert [t["action"] for t in data["turns"]] == [h["action"] for h in state.history]
     loaded = rec.parse_record(json.loads(rec.dumps(data)))
     assert loaded.data == data
-    replayed = rec.replay(loaded, rec.record_scene(loaded)).record()
+    replayed = playing.replay(loaded, playing.record_scene(loaded)).record()
     assert rec.dumps(replayed) == rec.dumps(data)
     assert rec.diff_records(data, replayed) == []

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import bot_names, make_bot
 from balance3d.commands import CommandError
@@ -121,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
         for event in recorder.setup:
             print(f"  setup: {event['text']}")
     try:
-        rec.play(recorder, bots, script, on_turn=show)
-    except rec.ScriptError as exc:
+        playing.play(recorder, bots, script, on_turn=show)
+    except playing.ScriptError as exc:
         raise CommandError(f"{args.script}: {exc}") from None
     record = recorder.record()
     for line in rec.describe_outcome(record):

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from balance3d import __version__
+from balance3d.fields import FieldError, Spec, check_object, short
 from balance3d.physics.world import BodyState, Snapshot, World
 from balance3d.scene import Scene, load_scene
 
@@ -127,32 +128,31 @@ def action_to_dict(action: Any) -> dict[str, Any]:
     return out
 
 
-def action_from_dict(data: Any) -> Action:
-    """Inverse of :func:`action_to_dict`; :class:`RecordError` names what is wrong."""
-    if not isinstance(data, dict) or "type" not in data:
-        raise RecordError(f"an action must be an object with a 'type', got {data!r}")
-    cls = ACTION_TYPES.get(data["type"])
-    if cls is None:
-        raise RecordError(f"unknown action type {data['type']!r} "
-                          f"(known: {', '.join(sorted(ACTION_TYPES))})")
-    names = {f.name: f for f in dataclasses.fields(cls)}
-    extra = set(data) - set(names) - {"type"}
-    if extra:
-        raise RecordError(f"action {data['type']!r}: unknown field {sorted(extra)[0]!r}")
-    kwargs = {}
-    for name, f in names.items():
-        if name in data:
-            kwargs[name] = data[name]
-        elif f.default is dataclasses.MISSING:
-            raise RecordError(f"action {data['type']!r}: missing field {name!r}")
-    if cls is Drop:
-        for key in ("x", "y", "height", "yaw"):
-            if key in kwargs and (isinstance(kwargs[key], bool)
-                                  or not isinstance(kwargs[key], (int, float))):
-                raise RecordError(f"action 'drop': {key} must be a number, got {kwargs[key]!r}")
-            if key in kwargs:
-                kwargs[key] = float(kwargs[key])
-    return cls(**kwargs)
+def action_specs(cls: type) -> tuple[Spec, ...]:
+    """The field specs of the action class ``cls``, from its dataclass fields (a
+    field with a default is optional; ``Any`` takes any value)."""
+    kinds = {"str": str, "int": int, "float": float}
+    return tuple(Spec(f.name, kinds.get(str(f.type), object),
+                      required=f.default is dataclasses.MISSING)
+                 for f in dataclasses.fields(cls))
+
+
+def action_from_dict(data: Any, where: str = "action") -> Action:
+    """Inverse of :func:`action_to_dict`; :class:`RecordError` names ``where`` and the
+    field that is wrong (``turns[3].action: unknown field 'foo'``)."""
+    try:
+        if not isinstance(data, dict):
+            raise FieldError(where, f"an action must be an object, got {short(data)}")
+        if "type" not in data:
+            raise FieldError(where, "missing field 'type'")
+        cls = ACTION_TYPES.get(data["type"]) if isinstance(data["type"], str) else None
+        if cls is None:
+            raise FieldError(f"{where}.type", f"unknown action type {short(data['type'])} "
+                                              f"(known: {', '.join(sorted(ACTION_TYPES))})")
+        body = {k: v for k, v in data.items() if k != "type"}
+        return cls(**check_object(body, action_specs(cls), where))
+    except FieldError as exc:
+        raise RecordError(str(exc)) from None
 
 
 # ---------------------------------------------------------------------- results
@@ -432,8 +432,8 @@ class State(ABC):
         except RecordError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"saved {cls.game.name} state is malformed: {type(exc).__name__}: {exc}") \
-                from None
+            raise RecordError(f"saved {cls.game.name} state is malformed: "
+                              f"{type(exc).__name__}: {exc}") from None
 
     def to_json(self) -> str:
         """:meth:`to_dict` as canonical JSON text (sorted keys, exact floats)."""

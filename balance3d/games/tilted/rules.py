@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from balance3d.fields import FieldError, Spec, check
 from balance3d.games.tilted.judge import BEAM, FULCRUM, TABLE, Section
 from balance3d.scene import Scene
 
@@ -119,16 +120,11 @@ class TiltedRules:
                 if default is ...:
                     raise scene.error(f"rules.{key}", "missing")
                 return default
-            value = rules[key]
-            ok = isinstance(value, kind) and not isinstance(value, bool)
-            if kind is float:
-                ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
-                    and math.isfinite(value)
-            if not ok or (positive and not value > 0) or (not positive and value < 0):
-                sign = "positive" if positive else "non-negative"
-                what = "number" if kind is float else "whole number"
-                raise scene.error(f"rules.{key}", f"must be a {sign} {what}, got {value!r}")
-            return float(value) if kind is float else value
+            try:
+                return check(rules[key], Spec(key, kind, minimum=0, exclusive=positive),
+                             f"rules.{key}")
+            except FieldError as exc:
+                raise scene.error(exc.where, exc.reason) from None
 
         unit = get("unit", float, positive=True)
         parts = rules.get("block_parts")
