@@ -42,7 +42,8 @@ from typing import Any
 from balance3d import __version__
 from balance3d.fields import FieldError, Spec, check_object, short
 from balance3d.games import get_game
-from balance3d.games.base import (Action, Player, RecordError, State, Verdict, action_from_dict)
+from balance3d.games.base import (Action, Player, RecordError, State, Turn, Verdict,
+                                  action_from_dict)
 
 #: Version of the record layout this module writes and reads.
 FORMAT = 1
@@ -62,21 +63,42 @@ class Recorder:
         self.scene_file = scene_file
         self.setup = [e.to_dict() for e in state.events]
         self.turns: list[dict[str, Any]] = []
+        self._pending: tuple[Turn, int] | None = None
+
+    def begin(self, action: Action) -> Turn:
+        """Begin ``action`` for the current player (:meth:`State.begin
+        <balance3d.games.base.State.begin>`); the turn is recorded once it has ended,
+        however it is advanced.  Raises
+        :class:`~balance3d.games.base.IllegalActionError`, nothing recorded, when it
+        is illegal."""
+        self._collect()
+        seen = len(self.state.events)
+        turn = self.state.begin(action)
+        self._pending = (turn, seen)
+        self._collect()
+        return turn
 
     def apply(self, action: Action) -> Verdict:
-        """Apply ``action`` for the current player and record it (raises
+        """Apply ``action`` for the current player to its end and record it (raises
         :class:`~balance3d.games.base.IllegalActionError`, nothing recorded, when
         it is illegal)."""
-        state = self.state
-        seen = len(state.events)
-        verdict = state.apply(action)
-        entry = dict(state.history[-1])
-        entry["events"] = [e.to_dict() for e in state.events[seen:]]
-        self.turns.append(entry)
+        verdict = self.begin(action).run()
+        self._collect()
         return verdict
 
+    def _collect(self) -> None:
+        """Record the pending turn if it has ended."""
+        if self._pending is not None and self._pending[0].done:
+            seen = self._pending[1]
+            self._pending = None
+            entry = dict(self.state.history[-1])
+            entry["events"] = [e.to_dict() for e in self.state.events[seen:]]
+            self.turns.append(entry)
+
     def record(self) -> dict[str, Any]:
-        """The record of the game so far, normalised to plain JSON values."""
+        """The record of the game so far, normalised to plain JSON values (a turn
+        still running is not in it)."""
+        self._collect()
         state = self.state
         scene: dict[str, Any] = {"name": state.scene.name, "digest": state.scene.digest}
         if self.scene_file is not None:

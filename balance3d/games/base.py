@@ -20,6 +20,7 @@ import dataclasses
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -244,6 +245,7 @@ class State(ABC):
         self.turn = 0
         self._world: World | None = None
         self._snapshot: Snapshot | None = None
+        self._turn: Turn | None = None
 
     @property
     def name(self) -> str:
@@ -323,8 +325,11 @@ class State(ABC):
         """Why ``action`` is illegal now, or None when it is legal."""
 
     @abstractmethod
-    def _apply(self, action: Action) -> Verdict:
-        """Carry out a legal action and return its verdict."""
+    def _run(self, action: Action) -> Generator[None, None, Verdict]:
+        """Carry out a legal action as a generator returning its verdict.  A
+        physical action yields once when the World is ready (the piece at its release
+        pose, no step taken), then once after every physics time step; a decision
+        returns without yielding."""
 
     @abstractmethod
     def _setup(self) -> None:
@@ -350,22 +355,38 @@ class State(ABC):
 
     def is_legal(self, action: Action) -> tuple[bool, str]:
         """``(True, "")`` when ``action`` is legal now, else ``(False, reason)``."""
+        if self._turn is not None:
+            return False, "a turn is running: advance it to its end first"
         if self.is_over:
             return False, "the game is over"
         reason = self._illegal_reason(action)
         return (reason is None), (reason or "")
 
-    def apply(self, action: Action) -> Verdict:
-        """Play ``action`` for the current player.  Raises
-        :class:`IllegalActionError` (state unchanged) when it is not legal."""
+    def begin(self, action: Action) -> "Turn":
+        """Start ``action`` for the current player and return its running
+        :class:`Turn`: the caller advances it and reads poses between steps; it ends
+        with exactly the Verdict :meth:`apply` returns.  A decision's turn is finished
+        at once.  While a turn runs, the state refuses every other action and cannot
+        be saved.  Raises :class:`IllegalActionError` (state unchanged) when the
+        action is not legal."""
         ok, reason = self.is_legal(action)
         if not ok:
             raise IllegalActionError(action, reason)
-        player, turn = self.current_player, self.turn
-        verdict = self._apply(action)
-        self.history.append({"turn": turn, "player": player,
-                             "action": action_to_dict(action), "verdict": verdict.to_dict()})
-        return verdict
+        turn = Turn(self, action)
+        if not turn.done:
+            self._turn = turn
+        return turn
+
+    def apply(self, action: Action) -> Verdict:
+        """Play ``action`` for the current player to its end: :meth:`begin` and
+        :meth:`Turn.run`.  Raises :class:`IllegalActionError` (state unchanged) when
+        it is not legal."""
+        return self.begin(action).run()
+
+    @property
+    def running(self) -> "Turn | None":
+        """The turn being played step by step, or None."""
+        return self._turn
 
     def log(self, player: int | None, kind: str, text: str, **data: Any) -> None:
         """Append an event to :attr:`events`."""
@@ -379,7 +400,10 @@ class State(ABC):
 
     # -- saving ------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready full state: enough to continue the game bit for bit."""
+        """JSON-ready full state: enough to continue the game bit for bit (a
+        :class:`GameError` while a turn runs)."""
+        if self._turn is not None:
+            raise GameError("a game cannot be saved or cloned while a turn runs")
         snap = self._snapshot
         return {
             "balance3d": __version__,
@@ -438,6 +462,78 @@ class State(ABC):
     def to_json(self) -> str:
         """:meth:`to_dict` as canonical JSON text (sorted keys, exact floats)."""
         return json.dumps(self.to_dict(), sort_keys=True, indent=1)
+
+
+class Turn:
+    """One action being played: :meth:`State.begin` makes it, the caller advances it
+    (:meth:`advance` by time steps, :meth:`advance_time` by simulated seconds) and
+    reads :meth:`poses` between steps; :attr:`verdict` is None until it is
+    :attr:`done`.  Each step is computed when it is asked for."""
+
+    def __init__(self, state: State, action: Action) -> None:
+        self.state = state
+        self.action = action
+        self.player = state.current_player
+        self.number = state.turn
+        self.verdict: Verdict | None = None
+        self._steps = state._run(action)
+        self._next()
+
+    @property
+    def done(self) -> bool:
+        """True once the action has ended (its verdict is known)."""
+        return self.verdict is not None
+
+    def _next(self) -> None:
+        try:
+            next(self._steps)
+        except StopIteration as end:
+            self._finish(end.value)
+        except BaseException:
+            self.state._turn = None
+            raise
+
+    def _finish(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.state._turn = None
+        self.state.history.append({"turn": self.number, "player": self.player,
+                                   "action": action_to_dict(self.action),
+                                   "verdict": verdict.to_dict()})
+
+    def advance(self, steps: int = 1) -> Verdict | None:
+        """Run up to ``steps`` physics time steps (fewer when the action ends first);
+        returns the verdict once done, else None."""
+        for _ in range(steps):
+            if self.done:
+                break
+            self._next()
+        return self.verdict
+
+    def advance_time(self, seconds: float) -> Verdict | None:
+        """Run ``seconds`` of simulated time (rounded to whole time steps)."""
+        step = self.state.world.settings.time_step
+        return self.advance(max(0, round(seconds / step)))
+
+    def run(self) -> Verdict:
+        """Run to the end; the verdict."""
+        while not self.done:
+            self._next()
+        return self.verdict
+
+    def poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Every body's pose now: name -> (position (3,) m, quaternion xyzw (4,))."""
+        world = self.state.world
+        return {name: world.pose(name) for name in world.names}
+
+
+def run_to_end(steps: Generator[Any, None, Any]) -> Any:
+    """Run a generator of steps (such as :meth:`World.settling`) to its end; its
+    return value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value
 
 
 def _scene_for(info: dict[str, Any]) -> Scene:

@@ -3,11 +3,12 @@ judging (see the package docstring, "Drop legality" to "Coins for the drop")."""
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from balance3d.games.base import POSES, Drop, GameError
+from balance3d.games.base import POSES, Drop, GameError, run_to_end
 from balance3d.games.placement import release_pose
 from balance3d.games.tilted import judge
 from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame
@@ -30,7 +31,7 @@ class DropsMixin:
         pivot = np.array([apex_x, frame.position[1], apex_z])
         spin = frame.rotation[:, 1] * end * self.rules.start_tip_speed
         world.set_velocity(BEAM, tuple(np.cross(spin, frame.position - pivot)), tuple(spin))
-        time, timed_out, _ = self._settle(world)
+        time, timed_out, _ = run_to_end(self._settling(world))
         if judge.resting_end(world, self.rules.end_rest_gap) != end:
             raise GameError(f"scene {self.scene.name!r}: the beam did not come to rest on its "
                             f"{'+' if end > 0 else '-'}x end")
@@ -88,15 +89,15 @@ class DropsMixin:
     def _part(self, piece: str):
         return self.scene.parts[self.rules.block_parts[piece_length(piece) - 1]]
 
-    def _settle(self, world: World) -> tuple[float, bool, int]:
+    def _settling(self, world: World) -> Generator[None, None, tuple[float, bool, int]]:
         """Settle until every body is at rest and the beam either rests on an end or
         has stopped turning (less than ``BEAM_STILL_ANGLE`` between two settles: it
-        is propped up or balanced), or until ``settle_max_time``.  Returns (time s,
-        whether the time cap was hit, settle calls)."""
+        is propped up or balanced), or until ``settle_max_time``; yields after every
+        time step.  Returns (time s, whether the time cap was hit, settle calls)."""
         cap = world.settings.settle_max_time
         spent, calls, tilt = 0.0, 0, None
         while True:
-            report = world.settle(cap - spent)
+            report = yield from world.settling(cap - spent)
             spent += report.time
             calls += 1
             if report.timed_out or spent >= cap:
@@ -108,17 +109,19 @@ class DropsMixin:
                 return spent, False, calls
             tilt = now
 
-    def _apply_drop(self, drop: Drop) -> TiltedVerdict:
+    def _run_drop(self, drop: Drop) -> Generator[None, None, TiltedVerdict]:
+        """The drop, step by step (see :meth:`State._run`)."""
         seat, r = self._current, self.rules
         part = self._part(drop.piece)
         world = self.fresh_world()
         try:
             pos, quat = release_pose(world, part, drop)
             world.drop(drop.piece, part, pos, quat)
+            yield
             settle_time, timed_out, settles = 0.0, False, 0
             returned: list[dict[str, str]] = []
             while True:
-                t, out, calls = self._settle(world)
+                t, out, calls = yield from self._settling(world)
                 settle_time, timed_out, settles = settle_time + t, timed_out or out, settles + 1
                 facts = self._read(world)
                 gone = judge.returns(facts)
@@ -175,7 +178,8 @@ class DropsMixin:
         if self._bank < 0 and won:
             self.log(None, "bank", f"the bank is at {self._bank} coins", bank=self._bank)
         if self._frozen:
-            self.log(None, "frozen", "frozen: " + ", ".join(self._frozen), frozen=self._frozen)
+            self.log(None, "frozen", "frozen: " + ", ".join(self._frozen),
+                     frozen=list(self._frozen))
         blocks = [{"piece": n, "sections": list(f.sections), "supports": list(f.supports),
                    "value": values[n], "across": f.across, "frozen": n in frozen}
                   for n, f in facts.items()]

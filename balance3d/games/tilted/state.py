@@ -4,10 +4,11 @@ saving (the steps themselves are in :mod:`~balance3d.games.tilted.drops`,
 from __future__ import annotations
 
 import copy
+from collections.abc import Generator
 from typing import Any
 
 from balance3d.games.base import Action, Choose, Drop, GameError, Outcome, Pass, Player, \
-    RecordError, State, Verdict
+    RecordError, State, Verdict, run_to_end
 from balance3d.games.placement import release_pose
 from balance3d.games.tilted import judge
 from balance3d.games.tilted.auction import Auction, AuctionsMixin
@@ -134,9 +135,9 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
                 state._begin_round(first)
             else:
                 state._begin_turn(first)
-        state.log(None, "arranged", "situation arranged by hand", hands=state._hands,
-                  coins=state._coins, bank=state._bank, low_end=state._low_end,
-                  current=state._current)
+        state.log(None, "arranged", "situation arranged by hand",
+                  hands=[list(h) for h in state._hands], coins=list(state._coins),
+                  bank=state._bank, low_end=state._low_end, current=state._current)
         return state
 
     def stage(self, drops: list[Drop]) -> None:
@@ -154,7 +155,7 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
             part = self._part(drop.piece)
             pos, quat = release_pose(world, part, drop)
             world.drop(drop.piece, part, pos, quat)
-            self._settle(world)
+            run_to_end(self._settling(world))
         self._low_end = judge.lower_end(world)
         self.commit_world()
         self.log(None, "arranged", "blocks staged: " + ", ".join(d.piece for d in drops),
@@ -298,9 +299,9 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
         return None
 
     # ------------------------------------------------------------------ actions
-    def _apply(self, action: Action) -> Verdict:
+    def _run(self, action: Action) -> Generator[None, None, Verdict]:
         if isinstance(action, Drop):
-            return self._apply_drop(action)
+            return (yield from self._run_drop(action))
         if self._phase == Phase.BUY:
             return self._apply_buy(action.value)
         if self._phase == Phase.SIZE:
