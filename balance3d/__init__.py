@@ -7,7 +7,7 @@ Panda3D front end is imported only when asked for.  ``balance3d.new_game``,
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _LAZY = {
     "new_game": ("balance3d.games", "new_game"),

@@ -4,8 +4,8 @@
 A record is one JSON object::
 
     {
-      "balance3d": "0.1.0",          # version that wrote it
-      "format": 1,                   # record format version
+      "balance3d": "0.2.0",          # version that wrote it
+      "format": 2,                   # record format version
       "game": "tilted", "variant": "basic", "seed": 7,
       "scene": {"name": "tilted", "digest": "<sha256 of the resolved scene>",
                 "file": "my.toml"},  # "file" only for a scene given by path
@@ -45,8 +45,11 @@ from balance3d.games import get_game
 from balance3d.games.base import (Action, Player, RecordError, State, Turn, Verdict,
                                   action_from_dict)
 
-#: Version of the record layout this module writes and reads.
-FORMAT = 1
+#: Version of the record layout this module writes and reads.  Format 2 (balance3d
+#: 0.2.0) judges a drop's tilt before returned blocks are taken away and puts out a
+#: player with no legal drop: format 1 records hold verdicts this version no longer
+#: gives, so they are refused rather than replayed.
+FORMAT = 2
 
 # ---------------------------------------------------------------------- writing
 class Recorder:
@@ -218,6 +221,11 @@ def parse_record(data: Any) -> Record:
         if data["format"] > FORMAT:
             raise FieldError("format", f"record format {data['format']} is newer than this "
                                        f"balance3d reads ({FORMAT}); upgrade balance3d")
+        if data["format"] < FORMAT:
+            raise FieldError("format", f"record format {data['format']} (balance3d "
+                                       f"{data['balance3d']}) is older than this balance3d "
+                                       f"reads ({FORMAT}): its verdicts follow older rule "
+                                       f"readings; simulate the game again")
         check_object(data["scene"], _SCENE, "scene")
         players = []
         for i, p in enumerate(data["players"]):

@@ -13,8 +13,8 @@ Decisions (buy, size, bid, pass ...) are drawn uniformly from
   beneath.
 
 A draw the game refuses (``state.is_legal``: say, over a frozen block) is drawn
-again, up to :data:`MAX_TRIES` times; then the bot gives up with a
-:class:`~balance3d.bots.BotError`.
+again, up to :data:`MAX_TRIES` times; then the bot plays the legal drop the game
+itself finds (``state.legal_release()``), so it never stalls where a drop exists.
 """
 from __future__ import annotations
 
@@ -74,5 +74,9 @@ class RandomBot:
             if ok:
                 return drop
             reasons.add(reason)
-        raise BotError(f"random bot (seat {self.seat}) found no legal drop in {MAX_TRIES} "
-                       f"tries: {'; '.join(sorted(reasons))}")
+        found = state.legal_release()
+        if found is None:
+            raise BotError(f"random bot (seat {self.seat}): the game offers no legal drop "
+                           f"and {MAX_TRIES} random ones were refused: "
+                           f"{'; '.join(sorted(reasons))}")
+        return found

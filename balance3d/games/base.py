@@ -321,6 +321,13 @@ class State(ABC):
         apply: :meth:`is_legal`)."""
 
     @abstractmethod
+    def legal_release(self) -> Action | None:
+        """A legal physical action (Drop, Place) for the current player now, found by
+        the game's own search: the check that one exists.  None when the phase asks
+        for a decision, or when the player has none (a game never asks a player for
+        a physical action they cannot make)."""
+
+    @abstractmethod
     def _illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or None when it is legal."""
 

@@ -52,7 +52,12 @@ Settle
     ``settle_max_time``; the verdict says when the cap was hit.
 Tilted
     The end that was high before the drop now rests on the table (its lowest point
-    within ``end_rest_gap`` of the table top) and the other end does not.
+    within ``end_rest_gap`` of the table top) and the other end does not.  The tilt,
+    the blocks that go back and the dropped block's value are all judged on the
+    state the drop settled into, *before* any block is taken away (the rules' order:
+    settle; judge the tilt and the returns; pay the penalty; then the coins).
+    Taking a returned block away cannot undo a tilt the drop made, nor make one it
+    did not.
 Returned blocks
     A block goes back to the supply when it touches the table, when it no longer
     rests on the beam (directly or through a chain of blocks), or when it lies across
@@ -61,14 +66,19 @@ Returned blocks
     disturbing the pile, so it stays and is *frozen* ("becomes frozen if it stays").
     Crossing blocks are lifted off top-down, so a pile of crossing blocks goes back
     whole.  The returned blocks are taken away and physics settles again (blocks
-    resting on them may now fall, and are judged the same way) until nothing more
-    goes back.  The player pays ``penalty`` per returned block, as far as their coins
-    go, *before* receiving coins for the drop (the rules' order).
+    resting on them may now fall, and go back the same way, each costing the
+    penalty too) until nothing more goes back.  That last settled state is the next
+    turn's start: the beam's low end for the next turn is read from it (the lower
+    end when neither rests on the table), so after a tilt undone by a removal the
+    next player drops on the side that is high *then*.  The player pays ``penalty``
+    per returned block, as far as their coins go, *before* receiving coins for the
+    drop (the rules' order).
 Frozen blocks
     Recomputed after every drop from the World: the crossing blocks that stayed and
     every block resting on them, recursively.
 Coins for the drop
-    Only when tilted and the dropped block stayed.  Its value is the lowest section
+    Only when tilted and the dropped block stayed (it is not among the blocks the
+    judged state sends back).  Its value, read on the judged state, is the lowest section
     value among the beam sections its top-face contacts touch (a section line is a
     painted band ``line_width`` wide: touching it touches both sections; the fulcrum
     section is worth 0) and, for a block resting on blocks, the lowest value among
@@ -83,10 +93,19 @@ Buying (basic and solo)
     larger or smaller length left in the supply; when both exist the player picks
     (``Choose("size", n)``).
 End
-    A player with no block at the start of their turn is eliminated.  The game ends
-    when one player is left (they win, even without blocks); ranks follow the
-    elimination order.  Solo: the game ends when the player has no block at the
-    start of a turn; score = coins.
+    A player with no block at the start of their turn is eliminated.  So is a
+    player who holds blocks but has **no legal drop** (the high side covered by
+    frozen footprints, or nothing fits): the winner is "the last player left with a
+    block to place", and a block that cannot be placed is no block to place.
+    Passing instead would stall a game in which nobody can drop, since only drops
+    change the beam.  The check is the game's own search (``State.legal_release``):
+    the smallest block held, standing upright (the smallest footprint a block has),
+    along the beam, released ``FIND_DROP_HEIGHT`` up, its centre on a grid a quarter
+    of a block apart over the high half; a spot under a frozen footprint is skipped.
+    An eliminated player keeps the blocks they hold.  The game ends when one player
+    is left (they win, even without blocks); ranks follow the elimination order.
+    Solo: the game ends when the player has no block, or no legal drop, at the start
+    of a turn; score = coins.
 Advanced
     A round: every player still in plays steps 1-2 once, from the round's starter
     clockwise.  Then the round's last player rolls and offers a block of that length

@@ -4,18 +4,32 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
+from dataclasses import dataclass
 
 import numpy as np
+import shapely
+import shapely.affinity
 from scipy.spatial.transform import Rotation
 
 from balance3d.games.base import POSES, Drop, GameError, run_to_end
 from balance3d.games.placement import release_pose
 from balance3d.games.tilted import judge
 from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame
-from balance3d.games.tilted.rules import BEAM_STILL_ANGLE, FOOTPRINT_OVERLAP_AREA, piece_key, \
-    piece_length
+from balance3d.games.tilted.rules import (BEAM_STILL_ANGLE, FIND_DROP_GRID, FIND_DROP_HEIGHT,
+                                          FOOTPRINT_OVERLAP_AREA, piece_key, piece_length)
 from balance3d.games.tilted.verdicts import TiltedVerdict
 from balance3d.physics.world import OverlapError, World, WorldError
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """The state a drop settled into, before any block is returned: the beam ``end``
+    resting on the table (0: neither), the blocks' ``facts`` and the blocks
+    ``returned`` from it (name -> reason)."""
+
+    end: int
+    facts: dict[str, judge.BlockFacts]
+    returned: dict[str, str]
 
 
 class DropsMixin:
@@ -40,8 +54,10 @@ class DropsMixin:
                                f"(settled in {time:.2f} s)", low_end=end, settle_time=time,
                  settle_timed_out=timed_out)
 
-    def _drop_reason(self, drop: Drop) -> str | None:
-        seat = self._current
+    def _drop_reason(self, drop: Drop, seat: int | None = None) -> str | None:
+        """Why ``seat`` (default: the current player) may not make ``drop`` now, or
+        None when it is legal."""
+        seat = self._current if seat is None else seat
         if drop.piece not in self._hands[seat]:
             return f"block {drop.piece!r} is not yours ({self._where(drop.piece)})"
         if drop.pose not in POSES:
@@ -74,6 +90,37 @@ class DropsMixin:
         except OverlapError as exc:
             return f"the block would overlap something at release ({exc})"
         world.remove(drop.piece)
+        return None
+
+    def _find_drop(self, seat: int) -> Drop | None:
+        """A legal drop for ``seat`` with the beam as it is now, or None when there is
+        none: the smallest block ``seat`` holds, standing upright (the smallest
+        footprint a block has), yaw along the beam, ``FIND_DROP_HEIGHT`` up, its
+        centre on a grid ``FIND_DROP_GRID`` blocks apart over the high half (from the
+        high end inwards); spots whose footprint overlaps a frozen block's are
+        skipped before the full check."""
+        if not self._hands[seat]:
+            return None
+        piece = min(self._hands[seat], key=piece_key)
+        world = self.world
+        frame = BeamFrame.of(world)
+        side = float(min(self._part(piece).extents))
+        yaw = math.atan2(frame.rotation[1, 0], frame.rotation[0, 0])
+        frozen = [judge.footprint(world.vertices(name)) for name in self._frozen]
+        L, W, T = frame.half
+        spacing = FIND_DROP_GRID * side
+        high = -self._low_end
+        for s in np.arange(L, 0.0, -spacing):
+            for t in np.arange(-W + side / 2, W - side / 2 + 1e-12, spacing):
+                x, y, _ = frame.to_world([(high * s, t, T)])[0]
+                spot = shapely.affinity.rotate(shapely.box(x - side / 2, y - side / 2,
+                                                           x + side / 2, y + side / 2),
+                                               yaw, use_radians=True)
+                if any(spot.intersection(f).area > FOOTPRINT_OVERLAP_AREA for f in frozen):
+                    continue
+                drop = Drop(piece, float(x), float(y), FIND_DROP_HEIGHT, yaw, "upright")
+                if self._drop_reason(drop, seat) is None:
+                    return drop
         return None
 
     def _where(self, piece: str) -> str:
@@ -120,11 +167,14 @@ class DropsMixin:
             yield
             settle_time, timed_out, settles = 0.0, False, 0
             returned: list[dict[str, str]] = []
+            judged = None
             while True:
                 t, out, calls = yield from self._settling(world)
                 settle_time, timed_out, settles = settle_time + t, timed_out or out, settles + 1
                 facts = self._read(world)
                 gone = judge.returns(facts)
+                if judged is None:
+                    judged = _Judged(judge.resting_end(world, r.end_rest_gap), facts, gone)
                 if not gone:
                     break
                 for name in facts:
@@ -132,8 +182,8 @@ class DropsMixin:
                         world.remove(name)
                         returned.append({"piece": name, "reason": gone[name]})
             frame = BeamFrame.of(world)
-            end = judge.resting_end(world, r.end_rest_gap, frame)
-            low_after = end if end != 0 else judge.lower_end(world, frame)
+            end_after = judge.resting_end(world, r.end_rest_gap, frame)
+            low_after = end_after if end_after != 0 else judge.lower_end(world, frame)
         except WorldError:
             self.fresh_world()
             raise
@@ -141,6 +191,7 @@ class DropsMixin:
         values = judge.block_values(facts)
         frozen = judge.frozen_blocks(facts)
         low_before = self._low_end
+        end = judged.end
         tilted = end == -low_before
 
         self._hands[seat].remove(drop.piece)
@@ -163,8 +214,8 @@ class DropsMixin:
             self._bank += paid
             self.log(seat, "penalty", f"{names} pays {paid} of {due} penalty coin(s)",
                      due=due, paid=paid)
-        stayed = drop.piece in facts
-        value = values[drop.piece] if stayed else None
+        stayed = drop.piece in judged.facts and drop.piece not in judged.returned
+        value = judge.block_values(judged.facts)[drop.piece] if stayed else None
         won = value if (tilted and stayed) else 0
         if won:
             self._coins[seat] += won

@@ -33,6 +33,10 @@ AUCTION_MIN_BID = 1
 BEAM_STILL_ANGLE = 1e-4
 #: m^2, footprints overlapping by less than this do not count as "above".
 FOOTPRINT_OVERLAP_AREA = 1e-8
+#: Spacing of the spots tried when looking for a legal drop, in block widths.
+FIND_DROP_GRID = 0.25
+#: m, release height of the drops tried when looking for a legal drop.
+FIND_DROP_HEIGHT = 0.01
 
 #: Allowed player counts per variant.
 VARIANT_PLAYER_COUNTS = {"basic": (2, 3, 4), "solo": (1,), "advanced": (2, 3, 4)}

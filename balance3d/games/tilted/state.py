@@ -233,6 +233,13 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
             return [Pass()] + [Choose("bid", v) for v in range(need, have + 1)]
         return []
 
+    def legal_release(self) -> Drop | None:
+        """A legal drop for the current player (see :meth:`_find_drop`), or None when
+        the phase is not "drop" or a turn is running."""
+        if self._phase != Phase.DROP or self.running is not None:
+            return None
+        return self._find_drop(self._current)
+
     def release_area(self) -> dict[str, Any] | None:
         """The high half of the beam's top face, seen from above (see
         :meth:`State.release_area`): one region, kind "beam_half", its polygon the

@@ -98,11 +98,21 @@ class TurnsMixin:
                 return other
         return seat
 
-    def _eliminate(self, seat: int) -> bool:
-        """Put ``seat`` out of the game; True when the game is now over."""
+    def _cannot_drop(self, seat: int) -> str | None:
+        """Why ``seat`` cannot play a turn ("no_block", "no_legal_drop"), or None."""
+        if not self._hands[seat]:
+            return "no_block"
+        if self._find_drop(seat) is None:
+            return "no_legal_drop"
+        return None
+
+    def _eliminate(self, seat: int, reason: str) -> bool:
+        """Put ``seat`` out of the game for ``reason`` (see :meth:`_cannot_drop`);
+        True when the game is now over."""
         self._eliminated.append(seat)
-        self.log(seat, "eliminated", f"{self.players[seat].name} has no block and is out",
-                 order=len(self._eliminated))
+        why = "has no block" if reason == "no_block" else "has no legal drop"
+        self.log(seat, "eliminated", f"{self.players[seat].name} {why} and is out",
+                 order=len(self._eliminated), reason=reason)
         left = [s for s in range(len(self.players)) if s not in self._eliminated]
         if self.variant == "solo" or len(left) <= 1:
             self._phase, self._current = Phase.OVER, None
@@ -116,9 +126,10 @@ class TurnsMixin:
         return False
 
     def _begin_turn(self, seat: int) -> None:
-        """Start ``seat``'s turn (basic, solo), eliminating players with no block."""
-        while not self._hands[seat]:
-            if self._eliminate(seat):
+        """Start ``seat``'s turn (basic, solo), eliminating players with no block or
+        no legal drop."""
+        while (reason := self._cannot_drop(seat)) is not None:
+            if self._eliminate(seat, reason):
                 return
             seat = self._next_seat(seat)
         self.turn += 1
@@ -136,11 +147,12 @@ class TurnsMixin:
         played; returns the auction opened, if any."""
         while self._round_left:
             seat = self._round_left.pop(0)
-            if self._hands[seat]:
+            reason = self._cannot_drop(seat)
+            if reason is None:
                 self.turn += 1
                 self._current, self._phase = seat, Phase.DROP
                 return None
-            if self._eliminate(seat):
+            if self._eliminate(seat, reason):
                 return None
         roller = self._last_dropper
         if not self._supply:

@@ -11,14 +11,17 @@ class TiltedVerdict(Verdict):
     """What a drop did.
 
     piece : the block dropped.  release : (3,) m, its body position at release.
-    tilted : the beam now rests on its other end.
+    tilted : the drop settled with the beam on its other end (judged before any
+    returned block was taken away).
     low_end_before, low_end_after : the beam end (+1 / -1, beam frame x) on the
-    table before and after (after: the lower end when neither rests).
-    beam_resting : an end of the beam rests on the table after the drop.
-    blocks : every block left on the beam: ``piece``, ``sections`` (values touched
-    on the top face), ``supports`` (blocks it rests on), ``value`` (coins it is
-    worth), ``across`` (lies across the fulcrum line), ``frozen``.
-    value : the dropped block's value (None when it was returned).
+    table before the drop and once the returned blocks are gone and everything has
+    settled again (the lower end when neither rests): the next turn's low end.
+    beam_resting : an end of the beam rested on the table when the drop settled.
+    blocks : every block left on the beam at the end: ``piece``, ``sections``
+    (values touched on the top face), ``supports`` (blocks it rests on), ``value``
+    (coins it is worth), ``across`` (lies across the fulcrum line), ``frozen``.
+    value : the dropped block's value when the drop settled (None when it was
+    returned then).
     coins_won : coins paid by the bank for the drop.
     returned : blocks sent back to the supply, ``{"piece", "reason"}`` each.
     penalty_due, penalty_paid : coins.  coins : per seat after the drop.
