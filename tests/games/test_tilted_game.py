@@ -373,3 +373,22 @@ def test_same_seed_and_actions_give_identical_states_and_clones_play_on_identica
     for action in rest:
         clone.apply(action)
     assert clone.to_json() == first.to_json()
+
+
+def test_saved_auctions_and_size_choices_round_trip_and_refuse_bad_data():
+    from balance3d.games import RecordError
+    from balance3d.games.tilted.auction import Auction
+    from balance3d.games.tilted.turns import SizeChoice
+    auction = Auction("round", "3u-4", [1, 0], [1], high=2, high_bidder=1, last=0)
+    saved = auction.to_dict()
+    assert saved == {"kind": "round", "piece": "3u-4", "order": [1, 0], "in": [1],
+                     "high": 2, "high_bidder": 1, "last": 0}
+    assert Auction.from_dict(json.loads(json.dumps(saved))) == auction
+    for bad in ({**saved, "kind": "sale"}, {k: v for k, v in saved.items() if k != "in"}, []):
+        with pytest.raises(RecordError, match="saved auction"):
+            Auction.from_dict(bad)
+    choice = SizeChoice(4, [3, 5], "buy")
+    assert choice.to_dict() == {"roll": 4, "options": [3, 5], "for": "buy"}
+    assert SizeChoice.from_dict(choice.to_dict()) == choice
+    with pytest.raises(RecordError, match="saved pending_size"):
+        SizeChoice.from_dict({"roll": 4, "options": [3, 5], "for": "gift"})

@@ -3,7 +3,6 @@ saving (the steps themselves are in :mod:`~balance3d.games.tilted.drops`,
 :mod:`~balance3d.games.tilted.turns` and :mod:`~balance3d.games.tilted.auction`)."""
 from __future__ import annotations
 
-import copy
 from collections.abc import Generator
 from typing import Any
 
@@ -14,9 +13,9 @@ from balance3d.games.tilted import judge
 from balance3d.games.tilted.auction import Auction, AuctionsMixin
 from balance3d.games.tilted.drops import DropsMixin
 from balance3d.games.tilted.judge import BEAM, BeamFrame
-from balance3d.games.tilted.rules import DIE_FACES, Phase, piece_key, piece_length, piece_name
-from balance3d.games.tilted.rules import roll_d6
-from balance3d.games.tilted.turns import TurnsMixin
+from balance3d.games.tilted.rules import (DIE_FACES, Phase, piece_key, piece_length, piece_name,
+                                          roll_d6)
+from balance3d.games.tilted.turns import SizeChoice, TurnsMixin
 from balance3d.scene import Scene, load_scene
 
 
@@ -35,7 +34,7 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
         self._eliminated: list[int] = []
         self._low_end = +1
         self._frozen: list[str] = []
-        self._pending_size: dict[str, Any] | None = None
+        self._pending_size: SizeChoice | None = None
         self._auction: Auction | None = None
         self._returned_queue: list[str] = []
         self._offender: int | None = None
@@ -224,7 +223,7 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
         if phase == Phase.BUY:
             return [Choose("buy", True), Choose("buy", False)]
         if phase == Phase.SIZE:
-            return [Choose("size", n) for n in self._pending_size["options"]]
+            return [Choose("size", n) for n in self._pending_size.options]
         if phase == Phase.AUCTION_ORDER:
             return [Choose("auction_order", p) for p in self._returned_queue]
         if phase == Phase.BID:
@@ -288,7 +287,7 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
         if phase == Phase.BUY:
             return None if isinstance(value, bool) else "buy takes true or false"
         if phase == Phase.SIZE:
-            options = self._pending_size["options"]
+            options = self._pending_size.options
             if not isinstance(value, int) or isinstance(value, bool) or value not in options:
                 return f"choose one of the lengths {options}"
             return None
@@ -324,7 +323,8 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
             "hands": [list(h) for h in self._hands], "supply": list(self._supply),
             "coins": list(self._coins), "bank": self._bank,
             "eliminated": list(self._eliminated), "low_end": self._low_end,
-            "frozen": list(self._frozen), "pending_size": copy.deepcopy(self._pending_size),
+            "frozen": list(self._frozen),
+            "pending_size": None if self._pending_size is None else self._pending_size.to_dict(),
             "auction": None if self._auction is None else self._auction.to_dict(),
             "returned_queue": list(self._returned_queue),
             "offender": self._offender, "round_left": list(self._round_left),
@@ -347,7 +347,8 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
         self._eliminated = [int(s) for s in data["eliminated"]]
         self._low_end = int(data["low_end"])
         self._frozen = list(data["frozen"])
-        self._pending_size = copy.deepcopy(data["pending_size"])
+        self._pending_size = None if data["pending_size"] is None \
+            else SizeChoice.from_dict(data["pending_size"])
         self._auction = None if data["auction"] is None else Auction.from_dict(data["auction"])
         self._returned_queue = list(data["returned_queue"])
         self._offender = data["offender"]

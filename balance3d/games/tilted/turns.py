@@ -2,11 +2,36 @@
 eliminations and the rounds of the advanced game."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from balance3d.games.base import Verdict
+from balance3d.games.base import RecordError, Verdict
 from balance3d.games.tilted.rules import Phase, piece_key, piece_length, roll_d6
 from balance3d.games.tilted.verdicts import TiltedBuyVerdict
+
+
+@dataclass(frozen=True)
+class SizeChoice:
+    """A die roll whose length the supply lacks, with a smaller and a larger one
+    left: the player picks one of the ``options`` (lengths) for ``purpose``
+    ("buy": the block they buy; "auction": the block the round offers)."""
+
+    roll: int
+    options: list[int]
+    purpose: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form, as saved states hold it (``for`` is :attr:`purpose`)."""
+        return {"roll": self.roll, "options": list(self.options), "for": self.purpose}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "SizeChoice":
+        """Inverse of :meth:`to_dict` (:class:`RecordError` on bad data)."""
+        if not isinstance(data, dict) or set(data) != {"roll", "options", "for"} \
+                or data["for"] not in ("buy", "auction"):
+            raise RecordError(f"saved pending_size must be {{'roll', 'options', 'for': 'buy' "
+                              f"or 'auction'}}, got {data!r}")
+        return cls(int(data["roll"]), [int(n) for n in data["options"]], data["for"])
 
 
 class TurnsMixin:
@@ -54,7 +79,7 @@ class TurnsMixin:
         options = self._fallbacks(roll)
         self.log(seat, "roll", f"{name} rolls {roll}", roll=roll, options=options)
         if len(options) == 2:
-            self._pending_size = {"roll": roll, "options": options, "for": "buy"}
+            self._pending_size = SizeChoice(roll, options, "buy")
             self._phase = Phase.SIZE
             return TiltedBuyVerdict(seat, f"rolled {roll}: choose {options[0]}u or {options[1]}u",
                                     True, roll, options, None, 0, list(self._coins), self._bank)
@@ -77,10 +102,10 @@ class TurnsMixin:
     def _apply_size(self, length: int) -> Verdict:
         seat, pending = self._current, self._pending_size
         self._pending_size = None
-        if pending["for"] == "buy":
+        if pending.purpose == "buy":
             piece = self._buy(seat, length)
             return TiltedBuyVerdict(seat, f"chose {length}u: bought {piece}", None, None,
-                                    pending["options"], piece, self.rules.buy_cost,
+                                    pending.options, piece, self.rules.buy_cost,
                                     list(self._coins), self._bank)
         piece = next(p for p in self._supply if piece_length(p) == length)
         self.log(seat, "size", f"{self.players[seat].name} offers {piece}", piece=piece)
@@ -164,7 +189,7 @@ class TurnsMixin:
         self.log(roller, "roll", f"{self.players[roller].name} rolls {roll} for the auction",
                  roll=roll, options=options)
         if len(options) == 2:
-            self._pending_size = {"roll": roll, "options": options, "for": "auction"}
+            self._pending_size = SizeChoice(roll, options, "auction")
             self._current, self._phase = roller, Phase.SIZE
             return {"kind": "round", "roll": roll, "piece": None, "options": options}
         piece = next(p for p in self._supply if piece_length(p) == options[0])
