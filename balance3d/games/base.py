@@ -475,7 +475,9 @@ class Turn:
     """One action being played: :meth:`State.begin` makes it, the caller advances it
     (:meth:`advance` by time steps, :meth:`advance_time` by simulated seconds) and
     reads :meth:`poses` between steps; :attr:`verdict` is None until it is
-    :attr:`done`.  Each step is computed when it is asked for."""
+    :attr:`done`.  Each step is computed when it is asked for.  :meth:`cancel`
+    abandons it; an error raised by a step (a :class:`WorldError`) ends it too, with
+    the state as it was before the action."""
 
     def __init__(self, state: State, action: Action) -> None:
         self.state = state
@@ -520,6 +522,16 @@ class Turn:
         """Run ``seconds`` of simulated time (rounded to whole time steps)."""
         step = self.state.world.settings.time_step
         return self.advance(max(0, round(seconds / step)))
+
+    def cancel(self) -> None:
+        """Abandon the turn before its end: the World goes back to its state before
+        the action, nothing is judged or recorded, and the state takes actions
+        again."""
+        if self.done:
+            return
+        self._steps.close()
+        self.state._turn = None
+        self.state.fresh_world()
 
     def run(self) -> Verdict:
         """Run to the end; the verdict."""

@@ -3,14 +3,17 @@
 anything else while a turn runs."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from balance3d import record as rec
 from balance3d.bots import make_bot
-from balance3d.games import Choose, Drop, GameError, IllegalActionError, new_game
+from balance3d.games import Choose, Drop, GameError, IllegalActionError, load_state, new_game
 from balance3d.games.tilted import TiltedState
 from balance3d.games.tilted.judge import BeamFrame
+from balance3d.physics.world import InvalidStateError
 
 SEED = 5
 
@@ -113,3 +116,28 @@ def test_a_decision_gives_an_already_finished_turn():
     assert turn.done and turn.verdict.buy is False and state.running is None
     assert turn.advance(5) is turn.verdict and state.world.time == start
     assert np.all([len(p) == 2 for p in turn.poses().values()])
+
+
+def test_a_cancelled_turn_or_a_failing_step_leaves_the_state_as_before(monkeypatch):
+    state = TiltedState.arranged(2, seed=1, low_end=+1, first=0)
+    drop = _drop_on_the_high_side(state)
+    before = state.to_json()
+    start = state.world.time
+    turn = state.begin(drop)
+    turn.advance(30)
+    turn.cancel()
+    assert state.running is None and not turn.done and state.to_json() == before
+    assert state.world.time == start and drop.piece not in state.world.names
+    turn = state.begin(drop)
+    turn.advance(5)
+
+    def broken(n: int = 1) -> None:
+        raise InvalidStateError("body 'x' has a non-finite pose")
+
+    monkeypatch.setattr(state.world, "step", broken)
+    with pytest.raises(InvalidStateError):
+        turn.advance(1)
+    monkeypatch.undo()
+    assert state.running is None and state.to_json() == before
+    # and it plays on as a copy saved before the action does
+    assert state.apply(drop) == load_state(json.loads(before)).apply(drop)
