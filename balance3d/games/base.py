@@ -13,147 +13,33 @@ or replayed state plays on bit for bit like the original.
 
 Randomness (dice, cards, first player) comes only from ``State.rng``, a NumPy
 ``Generator`` seeded with the game's seed and saved with the state.
+
+The actions (:mod:`balance3d.games.actions`), the errors
+(:mod:`balance3d.games.errors`) and running turns (:mod:`balance3d.games.turn`) have
+their own modules; their public names are importable from here too.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from collections.abc import Generator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from balance3d import __version__
-from balance3d.fields import FieldError, Spec, check_object, short
+from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
+                                     IllegalActionError, Pass, Place, action_from_dict,
+                                     action_to_dict, action_type)
+from balance3d.games.errors import GameError, RecordError
+from balance3d.games.turn import Turn, run_to_end
 from balance3d.physics.world import BodyState, Snapshot, World
 from balance3d.scene import Scene, load_scene
 
 if TYPE_CHECKING:
     from balance3d.games.game import Game
-
-
-class GameError(Exception):
-    """Base class of the game layer's errors."""
-
-
-class IllegalActionError(GameError):
-    """An action refused before any physics ran; the state is unchanged.
-    ``reason`` says why."""
-
-    def __init__(self, action: "Action", reason: str) -> None:
-        super().__init__(f"illegal action {action_to_dict(action)}: {reason}")
-        self.action = action
-        self.reason = reason
-
-
-class RecordError(GameError):
-    """A saved state, record or action dict is malformed or does not fit the game."""
-
-
-# ---------------------------------------------------------------------- actions
-ACTION_TYPES: dict[str, type] = {}
-
-
-def action_type(name: str):
-    """Class decorator: register a frozen dataclass as the action type ``name``."""
-    def register(cls):
-        if name in ACTION_TYPES:
-            raise ValueError(f"action type {name!r} registered twice")
-        cls.type = name
-        ACTION_TYPES[name] = cls
-        return cls
-    return register
-
-
-@action_type("drop")
-@dataclass(frozen=True)
-class Drop:
-    """Release ``piece`` at rest (zero velocity, touching nothing) above the table.
-
-    x, y : m, world position of the centre of the piece's axis-aligned bounding box
-        at release.
-    height : m, clearance between the piece's lowest point and the highest surface
-        beneath its footprint at release (0 = just touching; must be positive).
-    yaw : rad, rotation about the vertical axis, applied after ``pose``.
-    pose : "flat" (the piece's thinnest dimension vertical), "edge" (its middle
-        dimension vertical) or "upright" (its longest dimension vertical); the
-        dimensions are those of the piece's design frame.
-    """
-
-    piece: str
-    x: float
-    y: float
-    height: float
-    yaw: float = 0.0
-    pose: str = "flat"
-
-
-@action_type("place")
-@dataclass(frozen=True)
-class Place:
-    """Lower ``piece`` onto the numbered placement ``field`` (index into the
-    scene's field list) until it rests, not thrown (Tri-Ba-Lance)."""
-
-    piece: str
-    field: int
-
-
-@action_type("pass")
-@dataclass(frozen=True)
-class Pass:
-    """Decline: skip an optional step, or (where the rules allow) the turn."""
-
-
-@action_type("choose")
-@dataclass(frozen=True)
-class Choose:
-    """A discrete decision named by ``what`` ("buy", "size", "bid", "target", ...)
-    with its ``value``.  Each game documents the decisions it asks for."""
-
-    what: str
-    value: Any = None
-
-
-Action = Drop | Place | Pass | Choose
-
-POSES = ("flat", "edge", "upright")
-
-
-def action_to_dict(action: Any) -> dict[str, Any]:
-    """JSON-ready dict of ``action``: ``{"type": ..., fields...}``."""
-    out = {"type": getattr(action, "type", type(action).__name__)}
-    if dataclasses.is_dataclass(action):
-        out.update(dataclasses.asdict(action))
-    return out
-
-
-def action_specs(cls: type) -> tuple[Spec, ...]:
-    """The field specs of the action class ``cls``, from its dataclass fields (a
-    field with a default is optional; ``Any`` takes any value)."""
-    kinds = {"str": str, "int": int, "float": float}
-    return tuple(Spec(f.name, kinds.get(str(f.type), object),
-                      required=f.default is dataclasses.MISSING)
-                 for f in dataclasses.fields(cls))
-
-
-def action_from_dict(data: Any, where: str = "action") -> Action:
-    """Inverse of :func:`action_to_dict`; :class:`RecordError` names ``where`` and the
-    field that is wrong (``turns[3].action: unknown field 'foo'``)."""
-    try:
-        if not isinstance(data, dict):
-            raise FieldError(where, f"an action must be an object, got {short(data)}")
-        if "type" not in data:
-            raise FieldError(where, "missing field 'type'")
-        cls = ACTION_TYPES.get(data["type"]) if isinstance(data["type"], str) else None
-        if cls is None:
-            raise FieldError(f"{where}.type", f"unknown action type {short(data['type'])} "
-                                              f"(known: {', '.join(sorted(ACTION_TYPES))})")
-        body = {k: v for k, v in data.items() if k != "type"}
-        return cls(**check_object(body, action_specs(cls), where))
-    except FieldError as exc:
-        raise RecordError(str(exc)) from None
 
 
 # ---------------------------------------------------------------------- results
@@ -469,92 +355,6 @@ class State(ABC):
     def to_json(self) -> str:
         """:meth:`to_dict` as canonical JSON text (sorted keys, exact floats)."""
         return json.dumps(self.to_dict(), sort_keys=True, indent=1)
-
-
-class Turn:
-    """One action being played: :meth:`State.begin` makes it, the caller advances it
-    (:meth:`advance` by time steps, :meth:`advance_time` by simulated seconds) and
-    reads :meth:`poses` between steps; :attr:`verdict` is None until it is
-    :attr:`done`.  Each step is computed when it is asked for.  :meth:`cancel`
-    abandons it; an error raised by a step (a :class:`WorldError`) ends it too, with
-    the state as it was before the action."""
-
-    def __init__(self, state: State, action: Action) -> None:
-        self.state = state
-        self.action = action
-        self.player = state.current_player
-        self.number = state.turn
-        self.verdict: Verdict | None = None
-        self._steps = state._run(action)
-        self._next()
-
-    @property
-    def done(self) -> bool:
-        """True once the action has ended (its verdict is known)."""
-        return self.verdict is not None
-
-    def _next(self) -> None:
-        try:
-            next(self._steps)
-        except StopIteration as end:
-            self._finish(end.value)
-        except BaseException:
-            self.state._turn = None
-            raise
-
-    def _finish(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        self.state._turn = None
-        self.state.history.append({"turn": self.number, "player": self.player,
-                                   "action": action_to_dict(self.action),
-                                   "verdict": verdict.to_dict()})
-
-    def advance(self, steps: int = 1) -> Verdict | None:
-        """Run up to ``steps`` physics time steps (fewer when the action ends first);
-        returns the verdict once done, else None."""
-        for _ in range(steps):
-            if self.done:
-                break
-            self._next()
-        return self.verdict
-
-    def advance_time(self, seconds: float) -> Verdict | None:
-        """Run ``seconds`` of simulated time (rounded to whole time steps)."""
-        step = self.state.world.settings.time_step
-        return self.advance(max(0, round(seconds / step)))
-
-    def cancel(self) -> None:
-        """Abandon the turn before its end: the World goes back to its state before
-        the action, nothing is judged or recorded, and the state takes actions
-        again."""
-        if self.done:
-            return
-        self._steps.close()
-        self.state._turn = None
-        self.state.fresh_world()
-
-    def run(self) -> Verdict:
-        """Run to the end; the verdict."""
-        while not self.done:
-            self._next()
-        return self.verdict
-
-    def poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Every body's pose now: name -> (position (3,) m, quaternion xyzw (4,))."""
-        world = self.state.world
-        return {name: world.pose(name) for name in world.names}
-
-
-def run_to_end(steps: Generator[Any, None, Any]) -> Any:
-    """Run a generator of steps (such as :meth:`World.settling`) to its end; its
-    return value."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as end:
-            return end.value
-
-
 def _scene_for(info: dict[str, Any]) -> Scene:
     """The scene a saved game names: by bundled name, else by its saved path."""
     from balance3d.scene import SceneError
@@ -562,3 +362,9 @@ def _scene_for(info: dict[str, Any]) -> Scene:
         return load_scene(info["name"])
     except SceneError:
         return load_scene(info["path"])
+
+
+__all__ = ["ACTION_TYPES", "POSES", "Action", "Choose", "Drop", "Event", "GameError",
+           "IllegalActionError", "Outcome", "Pass", "Place", "Player", "RecordError", "State",
+           "Turn", "Verdict", "action_from_dict", "action_to_dict", "action_type",
+           "ranks_from_keys", "run_to_end"]

@@ -87,7 +87,7 @@ Coins for the drop
     and resting on no block is worth 0.  The bank pays even when it is empty (it may
     go negative; the verdicts record it).
 Buying (basic and solo)
-    Optional in every variant (both texts say "may").  With at least ``buy_cost``
+    Optional in every variant (the rules say "may").  With at least ``buy_cost``
     coins and a non-empty supply the player first decides (``Choose("buy", ...)``),
     then the D6 is rolled; the block of that length is bought, else the nearest
     larger or smaller length left in the supply; when both exist the player picks
