@@ -23,8 +23,10 @@ COVER = {"6u-2": (0.075, -0.0125), "6u-3": (0.225, -0.0125),
          "6u-4": (0.075, 0.0125), "6u-5": (0.225, 0.0125)}   # piece: (|s|, t) m
 
 
-def covered(hands: list[list[int]], variant: str = "basic") -> TiltedState:
-    """Seat 0 to decide whether to buy; the high half covered by frozen blocks."""
+def covered(hands: list[list[int]], variant: str = "basic",
+            cover: dict[str, tuple[float, float]] = COVER) -> TiltedState:
+    """Seat 0 to decide whether to buy; the high half covered by the frozen blocks
+    ``cover``."""
     state = TiltedState.arranged(len(hands), seed=0, variant=variant, low_end=+1, first=0,
                                  hands=hands, coins=[5] * len(hands))
     data = json.loads(state.to_json())
@@ -32,7 +34,7 @@ def covered(hands: list[list[int]], variant: str = "basic") -> TiltedState:
     _, beam_quat = state.world.pose("beam")
     part = state.scene.parts[state.rules.block_parts[5]]
     lift = float(min(part.extents)) / 2 + 1e-6
-    for piece, (s, t) in COVER.items():
+    for piece, (s, t) in cover.items():
         centre = frame.to_world([(-s, t, frame.half[2] + lift)])[0]
         pos, quat = body_pose(part, centre, tuple(beam_quat))
         data["world"]["bodies"].append({
@@ -40,7 +42,7 @@ def covered(hands: list[list[int]], variant: str = "basic") -> TiltedState:
             "orientation": list(quat), "linear_velocity": [0.0] * 3,
             "angular_velocity": [0.0] * 3})
         data["game_state"]["supply"].remove(piece)
-    data["game_state"]["frozen"] = list(COVER)
+    data["game_state"]["frozen"] = list(cover)
     data["game_state"]["phase"] = "buy"
     return load_state(data)
 
@@ -66,6 +68,19 @@ def test_a_player_without_a_legal_drop_is_out_and_the_last_one_left_wins():
     assert state.is_over and state.outcome.winners == (0,)
     assert state.hand(1) == ["1u-2", "3u-2"]               # out, holding blocks
     assert verdict.buy is False
+
+
+def test_the_search_finds_the_one_uncovered_quarter():
+    cover = {k: v for k, v in COVER.items() if k != "6u-5"}   # s 0.15..0.30 m, t > 0
+    state = covered([[1, 2], [1, 3]], cover=cover)
+    found = state._find_drop(1)
+    assert found is not None and state._drop_reason(found, 1) is None
+    frame = BeamFrame.of(state.world)
+    s, t = frame.top_point_below(found.x, found.y)
+    half = 0.0125                                           # the 1u block's half width
+    assert -s >= 0.15 - half and t >= half - 1e-9           # clear of the frozen rows
+    state.apply(Choose("buy", False))
+    assert state.current_player == 1 and not state.eliminated
 
 
 def test_players_with_a_legal_drop_play_on_and_the_game_finds_their_drop():
