@@ -1,10 +1,11 @@
-"""Game records: what was played, as canonical JSON, and how to play it again.
+"""Game records: what was played, as canonical JSON (playing and replaying them is
+:mod:`balance3d.play`).
 
 A record is one JSON object::
 
     {
-      "balance3d": "0.1.0",          # version that wrote it
-      "format": 1,                   # record format version
+      "balance3d": "0.2.0",          # version that wrote it
+      "format": 2,                   # record format version
       "game": "tilted", "variant": "basic", "seed": 7,
       "scene": {"name": "tilted", "digest": "<sha256 of the resolved scene>",
                 "file": "my.toml"},  # "file" only for a scene given by path
@@ -24,7 +25,7 @@ Each event is ``{"turn", "player", "kind", "text", "data"}`` as the game logged 
 The text (:func:`dumps`) is canonical: sorted keys, two-space indent, ASCII, exact
 floats, a final newline; the same game always gives the same bytes.  A record fully
 determines its game: the game, variant, seed, scene digest and the actions replay it
-(:func:`replay`), and comparing the replayed record with the stored one
+(:func:`balance3d.play.replay`), and comparing the replayed record with the stored one
 (:func:`diff_records`) verifies that the simulator still plays it the same.
 """
 from __future__ import annotations
@@ -36,21 +37,18 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from balance3d import __version__, jsonio
-from balance3d.bots import BotError
-from balance3d.games import new_game
-from balance3d.games.base import (ACTION_TYPES, Action, IllegalActionError, Player,
-                                  RecordError, State, Verdict, action_from_dict, action_to_dict)
-from balance3d.scene import Scene, load_scene
+from balance3d.fields import FieldError, Spec, check_object, short
+from balance3d.games.base import (Action, Player, RecordError, State, Turn, Verdict,
+                                  action_from_dict)
 
-#: Version of the record layout this module writes and reads.
-FORMAT = 1
-
-#: Safety stop: a game that has not ended after this many actions is a bug.
-MAX_ACTIONS = 5000
-
+#: Version of the record layout this module writes and reads.  Format 2 (balance3d
+#: 0.2.0) judges a drop's tilt before returned blocks are taken away and puts out a
+#: player with no legal drop: format 1 records hold verdicts this version no longer
+#: gives, so they are refused rather than replayed.
+FORMAT = 2
 
 # ---------------------------------------------------------------------- writing
 class Recorder:
@@ -67,21 +65,42 @@ class Recorder:
         self.scene_file = scene_file
         self.setup = [e.to_dict() for e in state.events]
         self.turns: list[dict[str, Any]] = []
+        self._pending: tuple[Turn, int] | None = None
+
+    def begin(self, action: Action) -> Turn:
+        """Begin ``action`` for the current player (:meth:`State.begin
+        <balance3d.games.base.State.begin>`); the turn is recorded once it has ended,
+        however it is advanced.  Raises
+        :class:`~balance3d.games.base.IllegalActionError`, nothing recorded, when it
+        is illegal."""
+        self._collect()
+        seen = len(self.state.events)
+        turn = self.state.begin(action)
+        self._pending = (turn, seen)
+        self._collect()
+        return turn
 
     def apply(self, action: Action) -> Verdict:
-        """Apply ``action`` for the current player and record it (raises
+        """Apply ``action`` for the current player to its end and record it (raises
         :class:`~balance3d.games.base.IllegalActionError`, nothing recorded, when
         it is illegal)."""
-        state = self.state
-        seen = len(state.events)
-        verdict = state.apply(action)
-        entry = dict(state.history[-1])
-        entry["events"] = [e.to_dict() for e in state.events[seen:]]
-        self.turns.append(entry)
+        verdict = self.begin(action).run()
+        self._collect()
         return verdict
 
+    def _collect(self) -> None:
+        """Record the pending turn if it has ended."""
+        if self._pending is not None and self._pending[0].done:
+            seen = self._pending[1]
+            self._pending = None
+            entry = dict(self.state.history[-1])
+            entry["events"] = [e.to_dict() for e in self.state.events[seen:]]
+            self.turns.append(entry)
+
     def record(self) -> dict[str, Any]:
-        """The record of the game so far, normalised to plain JSON values."""
+        """The record of the game so far, normalised to plain JSON values (a turn
+        still running is not in it)."""
+        self._collect()
         state = self.state
         scene: dict[str, Any] = {"name": state.scene.name, "digest": state.scene.digest}
         if self.scene_file is not None:
@@ -179,83 +198,16 @@ class Record:
         return self.data["seed"]
 
 
-_TOP = {"balance3d": str, "format": int, "game": str, "variant": str, "seed": int,
-        "scene": dict, "players": list, "setup": list, "turns": list, "outcome": (dict, type(None))}
-_SCENE = {"name": str, "digest": str, "file": str}
-_PLAYER = {"seat": int, "name": str, "bot": (str, type(None))}
-_TURN = {"turn": int, "player": (int, type(None)), "action": dict, "verdict": dict,
-         "events": list}
-_EVENT = {"turn": int, "player": (int, type(None)), "kind": str, "text": str, "data": dict}
-_TYPE_WORDS = {str: "a string", int: "an integer", dict: "an object", list: "a list",
-               float: "a number", type(None): "null"}
-
-
-def _describe(kind) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(_TYPE_WORDS[k] for k in kinds)
-
-
-def _is(value: Any, kind) -> bool:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool):
-        return bool in kinds
-    if float in kinds and isinstance(value, int):
-        return True
-    return isinstance(value, kinds)
-
-
-def _at(where: str, key: str) -> str:
-    return f"{where}.{key}" if where else key
-
-
-def _check_object(value: Any, where: str, fields: dict[str, Any],
-                  optional: Iterable[str] = ()) -> None:
-    """Raise RecordError unless ``value`` is an object with exactly ``fields``
-    (``optional`` ones may be absent), each of its declared type.  ``where`` is the
-    value's path in the record ("" for the record itself)."""
-    name = where or "record"
-    if not isinstance(value, dict):
-        raise RecordError(f"{name}: must be an object, got {type(value).__name__}")
-    for key in sorted(value):
-        if key not in fields:
-            raise RecordError(f"{name}: unknown field {key!r}")
-    for key, kind in fields.items():
-        if key not in value:
-            if key in optional:
-                continue
-            raise RecordError(f"{name}: missing field {key!r}")
-        if not _is(value[key], kind):
-            raise RecordError(f"{_at(where, key)}: must be {_describe(kind)}, "
-                              f"got {json.dumps(value[key])[:60]}")
-
-
-def parse_action(data: Any, where: str) -> Action:
-    """The action an action dict describes; :class:`RecordError` names ``where`` and
-    the field that is wrong (``turns[3].action: unknown field 'foo'``)."""
-    if not isinstance(data, dict):
-        raise RecordError(f"{where}: an action must be an object, got {type(data).__name__}")
-    if "type" not in data:
-        raise RecordError(f"{where}: missing field 'type'")
-    cls = ACTION_TYPES.get(data["type"]) if isinstance(data["type"], str) else None
-    if cls is None:
-        raise RecordError(f"{where}.type: unknown action type {json.dumps(data['type'])} "
-                          f"(known: {', '.join(sorted(ACTION_TYPES))})")
-    kinds = {"str": str, "int": int, "float": float}
-    fields = {f.name: kinds.get(str(f.type), object) for f in dataclasses.fields(cls)}
-    optional = [f.name for f in dataclasses.fields(cls)
-                if f.default is not dataclasses.MISSING]
-    body = {k: v for k, v in data.items() if k != "type"}
-    for key in sorted(body):
-        if key not in fields:
-            raise RecordError(f"{where}: unknown field {key!r}")
-    for key, kind in fields.items():
-        if key not in body:
-            if key not in optional:
-                raise RecordError(f"{where}: missing field {key!r}")
-        elif kind is not object and not _is(body[key], kind):
-            raise RecordError(f"{where}.{key}: must be {_describe(kind)}, "
-                              f"got {json.dumps(body[key])[:60]}")
-    return action_from_dict(data)
+_NULL = type(None)
+_TOP = (Spec("balance3d", str), Spec("format", int), Spec("game", str), Spec("variant", str),
+        Spec("seed", int), Spec("scene", dict), Spec("players", list), Spec("setup", list),
+        Spec("turns", list), Spec("outcome", (dict, _NULL)))
+_SCENE = (Spec("name", str), Spec("digest", str), Spec("file", str, required=False))
+_PLAYER = (Spec("seat", int), Spec("name", str), Spec("bot", (str, _NULL)))
+_TURN = (Spec("turn", int), Spec("player", (int, _NULL)), Spec("action", dict),
+         Spec("verdict", dict), Spec("events", list))
+_EVENT = (Spec("turn", int), Spec("player", (int, _NULL)), Spec("kind", str), Spec("text", str),
+          Spec("data", dict))
 
 
 def parse_record(data: Any) -> Record:
@@ -263,30 +215,38 @@ def parse_record(data: Any) -> Record:
     where (``turns[3].action: unknown field 'foo'``)."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
-    _check_object(data, "", _TOP)
-    if data["seed"] < 0:
-        raise RecordError(f"seed: must be a non-negative integer, got {data['seed']}")
-    if data["format"] > FORMAT:
-        raise RecordError(f"format: record format {data['format']} is newer than this "
-                          f"balance3d reads ({FORMAT}); upgrade balance3d")
-    _check_object(data["scene"], "scene", _SCENE, optional=("file",))
-    players = []
-    for i, p in enumerate(data["players"]):
-        _check_object(p, f"players[{i}]", _PLAYER)
-        if p["seat"] != i:
-            raise RecordError(f"players[{i}].seat: must be {i}, got {p['seat']}")
-        players.append(Player(**p))
-    for i, e in enumerate(data["setup"]):
-        _check_object(e, f"setup[{i}]", _EVENT)
-    actions = []
-    for i, t in enumerate(data["turns"]):
-        _check_object(t, f"turns[{i}]", _TURN)
-        if t["player"] is not None and not 0 <= t["player"] < len(players):
-            raise RecordError(f"turns[{i}].player: no seat {t['player']} "
-                              f"(the record has {len(players)} players)")
-        actions.append(parse_action(t["action"], f"turns[{i}].action"))
-        for j, e in enumerate(t["events"]):
-            _check_object(e, f"turns[{i}].events[{j}]", _EVENT)
+    try:
+        check_object(data, _TOP, "", label="record")
+        if data["seed"] < 0:
+            raise FieldError("seed", f"must be a non-negative integer, got {data['seed']}")
+        if data["format"] > FORMAT:
+            raise FieldError("format", f"record format {data['format']} is newer than this "
+                                       f"balance3d reads ({FORMAT}); upgrade balance3d")
+        if data["format"] < FORMAT:
+            raise FieldError("format", f"record format {data['format']} (balance3d "
+                                       f"{data['balance3d']}) is older than this balance3d "
+                                       f"reads ({FORMAT}): its verdicts follow older rule "
+                                       f"readings; simulate the game again")
+        check_object(data["scene"], _SCENE, "scene")
+        players = []
+        for i, p in enumerate(data["players"]):
+            check_object(p, _PLAYER, f"players[{i}]")
+            if p["seat"] != i:
+                raise FieldError(f"players[{i}].seat", f"must be {i}, got {p['seat']}")
+            players.append(Player(**p))
+        for i, e in enumerate(data["setup"]):
+            check_object(e, _EVENT, f"setup[{i}]")
+        actions = []
+        for i, t in enumerate(data["turns"]):
+            check_object(t, _TURN, f"turns[{i}]")
+            if t["player"] is not None and not 0 <= t["player"] < len(players):
+                raise FieldError(f"turns[{i}].player", f"no seat {t['player']} (the record "
+                                                       f"has {len(players)} players)")
+            actions.append(action_from_dict(t["action"], f"turns[{i}].action"))
+            for j, e in enumerate(t["events"]):
+                check_object(e, _EVENT, f"turns[{i}].events[{j}]")
+    except FieldError as exc:
+        raise RecordError(str(exc)) from None
     return Record(data, tuple(players), tuple(actions))
 
 
@@ -316,7 +276,7 @@ def load_script(path: str | Path) -> tuple[list[Action], Record | None]:
     data = read_json(path)
     try:
         if isinstance(data, list):
-            return [parse_action(a, f"[{i}]") for i, a in enumerate(data)], None
+            return [action_from_dict(a, f"[{i}]") for i, a in enumerate(data)], None
         if isinstance(data, dict) and "turns" in data:
             record = parse_record(data)
             return list(record.actions), record
@@ -325,112 +285,7 @@ def load_script(path: str | Path) -> tuple[list[Action], Record | None]:
     raise RecordError(f"{path}: a script is a list of actions or a record with 'turns'")
 
 
-# ---------------------------------------------------------------------- playing
-def record_scene(record: Record, base: Path | None = None, *,
-                 ignore_digest: bool = False) -> Scene:
-    """The scene ``record`` was played in: its ``file`` (relative to the current
-    folder, else to ``base``) or the bundled scene of its name.  Raises
-    :class:`RecordError` when that scene's digest differs from the recorded one,
-    unless ``ignore_digest``."""
-    info = record.data["scene"]
-    if "file" in info:
-        candidates = [Path(info["file"])]
-        if base is not None and not candidates[0].is_absolute():
-            candidates.append(base / info["file"])
-        found = next((p for p in candidates if p.is_file()), candidates[0])
-        scene = load_scene(found)
-    else:
-        scene = load_scene(info["name"])
-    if scene.digest != info["digest"] and not ignore_digest:
-        raise RecordError(
-            f"scene {scene.name!r} ({scene.path}) has changed since the record was made "
-            f"(digest {scene.digest[:12]}, recorded {info['digest'][:12]}); its verdicts "
-            f"would not replay")
-    return scene
-
-
-class ReplayError(RecordError):
-    """A recorded action is illegal when replayed; ``index`` is its turns[] index."""
-
-    def __init__(self, index: int, message: str) -> None:
-        super().__init__(message)
-        self.index = index
-
-
-def start_game(record: Record, scene: Scene) -> State:
-    """A fresh game as ``record`` started it: same game, variant, seed, seats."""
-    return new_game(record.game, players=list(record.players), seed=record.seed,
-                    scene=scene, variant=record.variant)
-
-
-def replay(record: Record, scene: Scene,
-           on_turn: Callable[[int, dict[str, Any]], None] | None = None) -> Recorder:
-    """Play ``record``'s actions again in ``scene``; returns the recorder holding
-    the new record.  ``on_turn(index, entry)`` is called after every action.
-    Raises :class:`ReplayError` at the first action that is now illegal."""
-    recorder = Recorder(start_game(record, scene), record.data["scene"].get("file"))
-    for i, action in enumerate(record.actions):
-        try:
-            recorder.apply(action)
-        except IllegalActionError as exc:
-            raise ReplayError(i, f"turns[{i}]: {action_to_dict(action)['type']} by "
-                                 f"seat {record.data['turns'][i]['player']} is illegal "
-                                 f"on replay: {exc.reason}") from None
-        if on_turn is not None:
-            on_turn(i, recorder.turns[-1])
-    return recorder
-
-
-class ScriptError(RecordError):
-    """A scripted action is illegal; ``index`` is its position in the script."""
-
-    def __init__(self, index: int, message: str) -> None:
-        super().__init__(message)
-        self.index = index
-
-
-def play(recorder: Recorder, bots: Sequence[Any] = (), script: Sequence[Action] = (),
-         on_turn: Callable[[int, dict[str, Any]], None] | None = None,
-         max_actions: int = MAX_ACTIONS) -> None:
-    """Play on from ``recorder``'s state: first every action of ``script`` (for
-    whichever seat is to act), then the bot of each seat (``bots[seat]``, None for a
-    human) until the game ends or a human is to act.  ``on_turn(index, entry)`` is
-    called after every action.
-
-    Raises :class:`ScriptError` naming the script action and game turn of an illegal
-    scripted action, and :class:`~balance3d.bots.BotError` when a bot plays an illegal
-    action or the game has not ended after ``max_actions`` actions."""
-    state = recorder.state
-    for i, action in enumerate(script):
-        if state.is_over:
-            raise ScriptError(i, f"script action {i + 1} (of {len(script)}): the game is "
-                                 f"already over")
-        player = state.current_player
-        try:
-            recorder.apply(action)
-        except IllegalActionError as exc:
-            raise ScriptError(i, f"script action {i + 1} (turns[{i}], game turn {state.turn}, "
-                                 f"{state.players[player].name}): illegal "
-                                 f"{action_to_dict(action)['type']}: {exc.reason}") from None
-        if on_turn is not None:
-            on_turn(len(recorder.turns) - 1, recorder.turns[-1])
-    while not state.is_over:
-        seat = state.current_player
-        bot = bots[seat] if seat is not None and seat < len(bots) else None
-        if bot is None:
-            return
-        if len(recorder.turns) >= max_actions:
-            raise BotError(f"the game has not ended after {max_actions} actions")
-        action = bot.choose(state)
-        try:
-            recorder.apply(action)
-        except IllegalActionError as exc:
-            raise BotError(f"bot {bot.name!r} (seat {seat}) chose an illegal action at game "
-                           f"turn {state.turn}: {exc}") from None
-        if on_turn is not None:
-            on_turn(len(recorder.turns) - 1, recorder.turns[-1])
-
-
+# ---------------------------------------------------------------------- comparing
 def diff_records(recorded: Any, replayed: Any, where: str = "",
                  limit: int = 10) -> list[str]:
     """Where two JSON values differ, as readable lines (at most ``limit``):
@@ -447,9 +302,9 @@ def diff_records(recorded: Any, replayed: Any, where: str = "",
                     continue
                 sub = f"{path}.{key}" if path else key
                 if key not in b:
-                    out.append(f"{sub}: recorded {_short(a[key])}, missing on replay")
+                    out.append(f"{sub}: recorded {short(a[key])}, missing on replay")
                 elif key not in a:
-                    out.append(f"{sub}: not recorded, replayed {_short(b[key])}")
+                    out.append(f"{sub}: not recorded, replayed {short(b[key])}")
                 else:
                     walk(a[key], b[key], sub)
         elif isinstance(a, list) and isinstance(b, list):
@@ -458,7 +313,7 @@ def diff_records(recorded: Any, replayed: Any, where: str = "",
             if len(a) != len(b) and len(out) < limit:
                 out.append(f"{path}: recorded {len(a)} entries, replayed {len(b)}")
         elif a != b or type(a) is not type(b):
-            out.append(f"{path}: recorded {_short(a)}, replayed {_short(b)}")
+            out.append(f"{path}: recorded {short(a)}, replayed {short(b)}")
 
     walk(recorded, replayed, where)
     return out
@@ -487,16 +342,6 @@ def player_label(player: dict[str, Any] | Player) -> str:
     return f"{p['name']} [{p['bot'] or 'human'}]"
 
 
-#: What a game's outcome scores count, where it is not "score".
-SCORE_NAMES = {"tilted": "coins"}
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True)
-    return text if len(text) <= 70 else text[:67] + "..."
-
-
-__all__ = ["FORMAT", "MAX_ACTIONS", "Record", "Recorder", "ReplayError", "describe_action",
-           "diff_records", "dumps", "load_record", "load_script", "parse_action",
-           "parse_record", "play", "player_label", "read_json", "record_scene", "replay",
-           "ScriptError", "start_game", "write_record"]
+__all__ = ["FORMAT", "Record", "Recorder", "describe_action", "diff_records", "dumps",
+           "load_record", "load_script", "parse_record", "player_label", "read_json",
+           "write_record"]

@@ -53,7 +53,7 @@ import numpy as np
 
 import balance3d
 from balance3d.bots import make_bot, planner
-from balance3d.games import game_class, new_game
+from balance3d.games import get_game, new_game
 from balance3d.games.base import Drop, State
 from balance3d.physics import clear_caches
 
@@ -131,7 +131,7 @@ def cold_drops(states: list[tuple[str, Drop]], repeats: int) -> dict:
     rows = []
     for i, (saved, drop) in enumerate(states):
         data = json.loads(saved)
-        cls = game_class(data["game"])
+        cls = get_game(data["game"]).state_class
         scene = balance3d.load_scene(data["scene"]["name"])
         plain = dataclasses.replace(scene, physics=scene.physics.replace(weld=False))
         times: dict[str, list[float]] = {"cold": [], "warm": [], "off": []}

@@ -20,7 +20,7 @@ import math
 
 from balance3d.games.base import Drop
 from balance3d.games.tilted import TiltedState
-from balance3d.games.tilted_judge import BEAM, FULCRUM, BeamFrame
+from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame
 
 #: Low end of the beam in every measurement (the high side is -x).
 LOW_END = +1

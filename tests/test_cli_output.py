@@ -13,6 +13,7 @@ import pytest
 
 import balance3d
 from balance3d import cli
+from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.commands import report, simulate
 
@@ -31,7 +32,7 @@ def game_record(tmp_path_factory) -> Path:
 def no_play(monkeypatch) -> list:
     """Replace the game loop: the list collects a call if a game is played."""
     played: list = []
-    monkeypatch.setattr(rec, "play", lambda *a, **k: played.append(a))
+    monkeypatch.setattr(playing, "play", lambda *a, **k: played.append(a))
     return played
 
 

@@ -25,6 +25,7 @@ import pytest
 
 import balance3d
 from balance3d import cli
+from balance3d import play as playing
 from balance3d import record as rec
 
 GOLDEN = Path(__file__).parent / "golden" / "tilted_solo_random_seed3.json"
@@ -167,7 +168,7 @@ def test_simulate_keeps_a_different_record_unless_forced(game_record, tmp_path, 
              "--quiet", "--record", str(path)]
     played = []
     with monkeypatch.context() as patch:
-        patch.setattr(rec, "play", lambda *a, **k: played.append(a))
+        patch.setattr(playing, "play", lambda *a, **k: played.append(a))
         assert cli.main(other) == 2
     assert played == []  # refused before the game is played
     err = capsys.readouterr().err
@@ -191,7 +192,7 @@ def test_simulate_rejects_bad_bot_lists(capsys):
 def test_golden_record_replays_byte_for_byte(capsys):
     assert cli.main(["replay", str(GOLDEN), "--verify", "--quiet"]) == 0
     record = rec.load_record(GOLDEN)
-    replayed = rec.replay(record, rec.record_scene(record)).record()
+    replayed = playing.replay(record, playing.record_scene(record)).record()
     assert rec.dumps(replayed) == GOLDEN.read_text()
 
 

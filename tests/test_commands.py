@@ -179,8 +179,8 @@ def test_broken_import_inside_a_command_module_propagates(monkeypatch):
 
 
 @pytest.mark.parametrize("rules, message", [
-    ("penalty = -1", "rules.penalty: must be a non-negative whole number, got -1"),
-    ("line_width = 0.0", "rules.line_width: must be a positive number, got 0.0"),
+    ("penalty = -1", "rules.penalty: must be >= 0, got -1"),
+    ("line_width = 0.0", "rules.line_width: must be > 0, got 0.0"),
     ('start_low_side = "left"', "rules.start_low_side: must be 'random', '+x' or '-x', "
                                 "got 'left'"),
 ])

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import make_bot
 from balance3d.games import new_game
@@ -65,6 +66,7 @@ def test_parse_minimal_record_gives_players_and_actions():
     (lambda r: r["scene"].pop("digest"), "scene: missing field 'digest'"),
     (lambda r: r["players"][1].update(seat=0), "players[1].seat: must be 1"),
     (lambda r: r.update(format=rec.FORMAT + 1), "format: record format"),
+    (lambda r: r.update(format=1), "format: record format 1 (balance3d 0.1.0) is older"),
 ])
 def test_malformed_record_names_field_and_place(edit, message):
     data = _minimal()
@@ -91,7 +93,7 @@ def test_dumps_is_canonical_and_refuses_nan():
     shuffled = dict(reversed(list(copy.deepcopy(data).items())))
     assert rec.dumps(data) == rec.dumps(shuffled)
     assert rec.dumps(data).endswith("}\n")
-    assert '\n  "format": 1,\n' in rec.dumps(data)
+    assert f'\n  "format": {rec.FORMAT},\n' in rec.dumps(data)
     data["seed"] = float("nan")
     with pytest.raises(RecordError, match="not JSON-ready"):
         rec.dumps(data)
@@ -148,6 +150,18 @@ def test_round_trip_through_a_real_game():
     assert [t["action"] for t in data["turns"]] == [h["action"] for h in state.history]
     loaded = rec.parse_record(json.loads(rec.dumps(data)))
     assert loaded.data == data
-    replayed = rec.replay(loaded, rec.record_scene(loaded)).record()
+    replayed = playing.replay(loaded, playing.record_scene(loaded)).record()
     assert rec.dumps(replayed) == rec.dumps(data)
     assert rec.diff_records(data, replayed) == []
+
+
+def test_replay_of_a_record_in_an_older_format_says_so_in_one_line(tmp_path, capsys):
+    from balance3d import cli
+    data = _minimal()
+    data["format"] = 1
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    assert cli.main(["replay", str(path), "--verify"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "record format 1 (balance3d 0.1.0) is older than this balance3d reads (2)" in err

@@ -6,6 +6,10 @@ state whose current player is the bot's seat, it returns a legal action for it (
 ``state.legal_decisions()``).  Bots never change the state they are given; they
 plan in ``state.clone()`` copies.
 
+Each bot class says which games it plays (``games``: a tuple of game names, or
+None for a bot that plays any game through the generic API); each
+:class:`~balance3d.games.game.Game` names the bots that play it and its default.
+
 Bots are made by name (:func:`make_bot`) from the game's seed and their seat, and
 every random choice they make comes from their own seeded NumPy generator
 (:func:`bot_rng`): the same game seed, seats and bots give the same game.
@@ -29,6 +33,8 @@ class Bot(Protocol):
     """A computer player: ``choose`` returns the action for ``state.current_player``."""
 
     name: str
+    #: Names of the games it plays, or None for any game.
+    games: tuple[str, ...] | None
 
     def choose(self, state: State) -> Action:
         """A legal action for the current player of ``state`` (left unchanged)."""
@@ -56,12 +62,24 @@ def bot_rng(seed: int, seat: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence([_BOT_STREAM, seed, seat])))
 
 
-def make_bot(name: str, seed: int, seat: int) -> Bot:
-    """A new bot ``name`` for ``seat`` (0-based) in a game seeded with ``seed``."""
+def bot_class(name: str) -> type:
+    """The class of the registered bot ``name``."""
     if name not in REGISTRY:
         raise BotError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
     module, cls = REGISTRY[name].split(":")
-    return getattr(importlib.import_module(module), cls)(int(seed), int(seat))
+    return getattr(importlib.import_module(module), cls)
 
 
-__all__ = ["Bot", "BotError", "REGISTRY", "bot_names", "bot_rng", "make_bot"]
+def plays(name: str, game: str) -> bool:
+    """True when the bot ``name`` plays the game ``game``."""
+    games = bot_class(name).games
+    return games is None or game in games
+
+
+def make_bot(name: str, seed: int, seat: int) -> Bot:
+    """A new bot ``name`` for ``seat`` (0-based) in a game seeded with ``seed``."""
+    return bot_class(name)(int(seed), int(seat))
+
+
+__all__ = ["Bot", "BotError", "REGISTRY", "bot_class", "bot_names", "bot_rng", "make_bot",
+           "plays"]

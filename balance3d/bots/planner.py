@@ -31,7 +31,8 @@ Drops
     A candidate refused before physics (it would overlap a block at release) is
     released higher (:data:`RELEASE_HEIGHTS`) without spending a trial.  Should no
     trial give a verdict, the first legal quiet drop is played untried, else a
-    random legal one (the bot's own seeded generator).
+    random legal one (the bot's own seeded generator), else the one the game finds
+    (``state.legal_release()``).
 
 Decisions
     buy : always (blocks are what keep a player in the game), except in the solo
@@ -51,7 +52,7 @@ from balance3d.bots import BotError, bot_rng
 from balance3d.bots.random_bot import MAX_TRIES, random_drop
 from balance3d.games.base import Action, Choose, Drop, Pass, State
 from balance3d.games.tilted import TiltedState, TiltedVerdict, piece_length
-from balance3d.games.tilted_judge import FULCRUM, BeamFrame
+from balance3d.games.tilted.judge import FULCRUM, BeamFrame
 from balance3d.physics.world import WorldError
 
 #: Trials (clone + judged drop) per drop decision, at most (the quiet drop's first
@@ -91,6 +92,8 @@ class PlannerBot:
     """Plans Tilted drops by trying them in copies of the game (see the module)."""
 
     name = "planner"
+    #: Games it plays.
+    games = ("tilted",)
 
     def __init__(self, seed: int, seat: int) -> None:
         self.seat = seat
@@ -99,8 +102,8 @@ class PlannerBot:
     # -- decisions -------------------------------------------------------------
     def choose(self, state: State) -> Action:
         """The planned action for ``state.current_player`` (state unchanged)."""
-        if not isinstance(state, TiltedState):
-            raise BotError(f"the planner plays Tilted only, not {state.name!r}")
+        if state.name not in self.games:
+            raise BotError(f"the planner plays {', '.join(self.games)} only, not {state.name!r}")
         if state.phase == "drop":
             return self.plan_drop(state).drop
         options = state.legal_decisions()
@@ -157,7 +160,8 @@ class PlannerBot:
 
     def _blind_drop(self, state: TiltedState, search: "_Search", sizes: list[int]) -> Trial:
         """A legal drop without a trial, when no trial gave a verdict: the first legal
-        quiet drop (smallest block first), else a random legal drop."""
+        quiet drop (smallest block first), else a random legal drop, else the legal
+        drop the game finds."""
         for length in sizes:
             for section in state.rules.sections:
                 if section.value:
@@ -168,7 +172,11 @@ class PlannerBot:
             drop = random_drop(state, self.rng)
             if state.is_legal(drop)[0]:
                 return Trial(drop, piece_length(drop.piece), None)
-        raise BotError(f"planner: no legal drop found for seat {state.current_player}")
+        found = state.legal_release()
+        if found is None:
+            raise BotError(f"planner: the game offers seat {state.current_player} no legal "
+                           f"drop")
+        return Trial(found, piece_length(found.piece), None)
 
     def _quiet_drop(self, search: "_Search", length: int) -> Trial | None:
         """The smallest block across the beam just outside the fulcrum section (or,

@@ -4,22 +4,24 @@ Decisions (buy, size, bid, pass ...) are drawn uniformly from
 ``state.legal_decisions()``.  A drop draws, independently and uniformly:
 
 - the piece among ``state.legal_pieces()``;
-- the release point (x, y) in the union of the rectangles ``state.drop_area()``
-  (m; a rectangle is chosen with probability proportional to its area);
+- the release point (x, y): a region of ``state.release_area()`` is chosen with
+  probability proportional to its polygon's area, then the point uniformly in that
+  polygon's bounding box (m; a point outside the polygon is refused by the game);
 - the yaw in [0, pi) rad (a box turned by pi is the same drop);
 - the pose among "flat", "edge" and "upright";
 - the release height in [:data:`HEIGHT_MIN`, :data:`HEIGHT_MAX`] m above the surface
   beneath.
 
 A draw the game refuses (``state.is_legal``: say, over a frozen block) is drawn
-again, up to :data:`MAX_TRIES` times; then the bot gives up with a
-:class:`~balance3d.bots.BotError`.
+again, up to :data:`MAX_TRIES` times; then the bot plays the legal drop the game
+itself finds (``state.legal_release()``), so it never stalls where a drop exists.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
+import shapely
 
 from balance3d.bots import BotError, bot_rng
 from balance3d.games.base import POSES, Action, Drop, State
@@ -36,11 +38,12 @@ def random_drop(state: State, rng: np.random.Generator) -> Drop:
     pieces = state.legal_pieces()
     if not pieces:
         raise BotError(f"seat {state.current_player} has no piece to drop")
-    rects = np.asarray(state.drop_area(), dtype=float).reshape(-1, 4)
-    areas = (rects[:, 2] - rects[:, 0]) * (rects[:, 3] - rects[:, 1])
-    if len(rects) == 0 or not areas.sum() > 0:
-        raise BotError(f"seat {state.current_player} has no drop area")
-    x0, y0, x1, y1 = rects[rng.choice(len(rects), p=areas / areas.sum())]
+    area = state.release_area()
+    polygons = [shapely.Polygon(r["polygon"]) for r in (area or {"regions": []})["regions"]]
+    areas = np.array([p.area for p in polygons], dtype=float)
+    if not polygons or not areas.sum() > 0:
+        raise BotError(f"seat {state.current_player} has no release area")
+    x0, y0, x1, y1 = polygons[rng.choice(len(polygons), p=areas / areas.sum())].bounds
     return Drop(piece=str(pieces[rng.integers(len(pieces))]),
                 x=float(rng.uniform(x0, x1)), y=float(rng.uniform(y0, y1)),
                 height=float(rng.uniform(HEIGHT_MIN, HEIGHT_MAX)),
@@ -52,6 +55,8 @@ class RandomBot:
     """Uniformly random legal actions from its own generator (game seed, seat)."""
 
     name = "random"
+    #: Games it plays: any whose pieces are dropped into a release area.
+    games = None
 
     def __init__(self, seed: int, seat: int) -> None:
         self.seat = seat
@@ -69,5 +74,9 @@ class RandomBot:
             if ok:
                 return drop
             reasons.add(reason)
-        raise BotError(f"random bot (seat {self.seat}) found no legal drop in {MAX_TRIES} "
-                       f"tries: {'; '.join(sorted(reasons))}")
+        found = state.legal_release()
+        if found is None:
+            raise BotError(f"random bot (seat {self.seat}): the game offers no legal drop "
+                           f"and {MAX_TRIES} random ones were refused: "
+                           f"{'; '.join(sorted(reasons))}")
+        return found

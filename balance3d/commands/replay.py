@@ -20,6 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.commands import report
 
@@ -42,8 +43,8 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     record = rec.load_record(args.record)
-    scene = rec.record_scene(record, Path(args.record).resolve().parent,
-                             ignore_digest=args.ignore_scene_change)
+    scene = playing.record_scene(record, Path(args.record).resolve().parent,
+                                 ignore_digest=args.ignore_scene_change)
     players = record.data["players"]
 
     def show(index: int, entry: dict) -> None:
@@ -54,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{record.game} ({record.variant}), {len(players)} player(s), "
               f"seed {record.seed}, scene {scene.name}")
     try:
-        recorder = rec.replay(record, scene, on_turn=show)
-    except rec.ReplayError as exc:
+        recorder = playing.replay(record, scene, on_turn=show)
+    except playing.ReplayError as exc:
         if not args.verify:
             raise
         print(f"verify: FAILED: {exc}", file=sys.stderr)

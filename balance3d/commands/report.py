@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from balance3d import record as rec
-from balance3d.commands import _game_info
+from balance3d.games import get_game
 
 #: Label shown instead of a seat's bot for a turn that a script played.
 SCRIPTED = "script"
@@ -40,7 +40,7 @@ def describe_outcome(record: dict[str, Any]) -> list[str]:
     if outcome is None:
         return [f"game not finished after {len(record['turns'])} actions"]
     players = record["players"]
-    score = _game_info.score_name(record["game"])
+    score = get_game(record["game"]).score_name
     out_events = [e for t in record["turns"] for e in t["events"]
                   if e["kind"] == "eliminated" and e["player"] is not None]
     ranks, scores, winners = outcome["ranks"], outcome["scores"], outcome["winners"]
@@ -78,7 +78,7 @@ def describe_waiting(record: dict[str, Any], seat: int | None, phase: str) -> st
     if seat is None:
         return f"game not finished after {len(record['turns'])} actions"
     return (f"game not finished after {len(record['turns'])} actions: it waits for a "
-            f"{phase!r} move by {rec.player_label(record['players'][seat])} (seat {seat})")
+            f"'{phase}' move by {rec.player_label(record['players'][seat])} (seat {seat})")
 
 
 def _ranked_against_scores(ranks: list[int], scores: list[float]) -> bool:

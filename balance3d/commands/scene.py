@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import Any, Sequence
 
-from balance3d.commands import _game_info, plain
+from balance3d.commands import plain
 
 #: Unit of each physics setting, for the text report (settings not listed: none).
 PHYSICS_UNITS = {
@@ -54,6 +54,7 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``scene list`` or ``scene show``; returns the exit status."""
+    from balance3d.games import game_names, get_game
     from balance3d.scene import list_scenes, load_scene
 
     if args.scene_command == "list":
@@ -66,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
                            "lllrl"))
         return 0
     scene = load_scene(args.scene)
-    _game_info.check_rules(scene)
+    if scene.game in game_names():
+        get_game(scene.game).rules(scene)
     summary = scene.summary()
     if args.json:
         print(json.dumps(summary, indent=2, default=str))

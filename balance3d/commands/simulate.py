@@ -31,10 +31,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import bot_names, make_bot
-from balance3d.commands import CommandError, _game_info, report
-from balance3d.games import REGISTRY, State, new_game
+from balance3d.commands import CommandError, report
+from balance3d.games import State, game_names, get_game, new_game
 from balance3d.games.base import RecordError
 from balance3d.scene import list_scenes, load_scene
 
@@ -46,13 +47,13 @@ def add_parser(subparsers) -> None:
                     "summary per turn and the result, and write the game record.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"bots: {', '.join(bot_names())}.  bundled scenes: {', '.join(list_scenes())}.")
-    p.add_argument("game", choices=sorted(REGISTRY), help="game to play")
+    p.add_argument("game", choices=game_names(), help="game to play")
     p.add_argument("--players", type=int, metavar="N",
                    help="number of players (default: one per --bots name, else 2, or "
                         "the variant's only count: 1 for solo)")
     p.add_argument("--bots", metavar="NAME[,NAME...]",
                    help="bot per seat, comma separated, or one name for every seat "
-                        "(default without --script: planner)")
+                        "(default without --script: the game's default bot)")
     p.add_argument("--seed", type=int, metavar="INT",
                    help="the game's seed: dice, first player and bots (default 0)")
     p.add_argument("--variant", metavar="NAME", help="rules variant (default: the scene's)")
@@ -141,19 +142,20 @@ def run(args: argparse.Namespace) -> int:
         seed = source.seed if seed is None else seed
     seed = 0 if seed is None else seed
     scene = load_scene(args.scene) if args.scene is not None else None
-    known = _game_info.variants(args.game)
+    game = get_game(args.game)
+    known = game.variants
     variant = variant or (scene.variant if scene is not None else known[0])
     if variant not in known:
         origin = "--variant" if args.variant is not None else (
             f"{args.script}: variant" if source is not None else f"scene {scene.name}: variant")
         raise CommandError(f"{origin} {variant!r}: {args.game} has no such variant "
                            f"(variants: {', '.join(known)})")
-    counts = _game_info.player_counts(args.game, variant)
+    counts = game.player_counts(variant)
     if players is not None and players not in counts:
         origin = "--players" if args.players is not None else f"{args.script}: players"
         raise CommandError(f"{origin} {players}: {args.game} ({variant}) plays with "
                            f"{_or(counts)} player(s)")
-    bots_text = args.bots if (args.bots is not None or args.script is not None) else "planner"
+    bots_text = args.bots if (args.bots is not None or args.script is not None) else game.default_bot
     names = _bot_names(bots_text, players)
     if players is None:
         players = len(names) if len(names) > 1 else (2 if 2 in counts else counts[0])
@@ -185,8 +187,8 @@ def run(args: argparse.Namespace) -> int:
         for event in recorder.setup:
             print(f"  setup: {event['text']}")
     try:
-        rec.play(recorder, bots, script, on_turn=show)
-    except rec.ScriptError as exc:
+        playing.play(recorder, bots, script, on_turn=show)
+    except playing.ScriptError as exc:
         raise CommandError(f"{args.script}: {exc}") from None
     record = recorder.record()
     if state.is_over:

@@ -3,7 +3,8 @@
 Modelled on OpenSpiel's Python ``State`` (current player, legal actions, apply,
 terminal, returns, clone) and python-chess (``Outcome``, typed errors).
 
-A game is a :class:`State` subclass registered by name (see :mod:`balance3d.games`).
+A game is a :class:`~balance3d.games.game.Game` registered by name (see
+:mod:`balance3d.games`) whose ``state_class`` is a :class:`State` subclass.
 The state owns one :class:`~balance3d.physics.World` built from its scene.  Between
 turns the world is kept as a :class:`~balance3d.physics.world.Snapshot`; every
 physical action first rebuilds the engine from that snapshot (``World.restore``), so
@@ -12,143 +13,33 @@ or replayed state plays on bit for bit like the original.
 
 Randomness (dice, cards, first player) comes only from ``State.rng``, a NumPy
 ``Generator`` seeded with the game's seed and saved with the state.
+
+The actions (:mod:`balance3d.games.actions`), the errors
+(:mod:`balance3d.games.errors`) and running turns (:mod:`balance3d.games.turn`) have
+their own modules; their public names are importable from here too.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from balance3d import __version__
+from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
+                                     IllegalActionError, Pass, Place, action_from_dict,
+                                     action_to_dict, action_type)
+from balance3d.games.errors import GameError, RecordError
+from balance3d.games.turn import Turn, run_to_end
 from balance3d.physics.world import BodyState, Snapshot, World
 from balance3d.scene import Scene, load_scene
 
-
-class GameError(Exception):
-    """Base class of the game layer's errors."""
-
-
-class IllegalActionError(GameError):
-    """An action refused before any physics ran; the state is unchanged.
-    ``reason`` says why."""
-
-    def __init__(self, action: "Action", reason: str) -> None:
-        super().__init__(f"illegal action {action_to_dict(action)}: {reason}")
-        self.action = action
-        self.reason = reason
-
-
-class RecordError(GameError):
-    """A saved state, record or action dict is malformed or does not fit the game."""
-
-
-# ---------------------------------------------------------------------- actions
-ACTION_TYPES: dict[str, type] = {}
-
-
-def action_type(name: str):
-    """Class decorator: register a frozen dataclass as the action type ``name``."""
-    def register(cls):
-        if name in ACTION_TYPES:
-            raise ValueError(f"action type {name!r} registered twice")
-        cls.type = name
-        ACTION_TYPES[name] = cls
-        return cls
-    return register
-
-
-@action_type("drop")
-@dataclass(frozen=True)
-class Drop:
-    """Release ``piece`` at rest (zero velocity, touching nothing) above the table.
-
-    x, y : m, world position of the centre of the piece's axis-aligned bounding box
-        at release.
-    height : m, clearance between the piece's lowest point and the highest surface
-        beneath its footprint at release (0 = just touching; must be positive).
-    yaw : rad, rotation about the vertical axis, applied after ``pose``.
-    pose : "flat" (the piece's thinnest dimension vertical), "edge" (its middle
-        dimension vertical) or "upright" (its longest dimension vertical); the
-        dimensions are those of the piece's design frame.
-    """
-
-    piece: str
-    x: float
-    y: float
-    height: float
-    yaw: float = 0.0
-    pose: str = "flat"
-
-
-@action_type("place")
-@dataclass(frozen=True)
-class Place:
-    """Lower ``piece`` onto the numbered placement ``field`` (index into the
-    scene's field list) until it rests, not thrown (Tri-Ba-Lance)."""
-
-    piece: str
-    field: int
-
-
-@action_type("pass")
-@dataclass(frozen=True)
-class Pass:
-    """Decline: skip an optional step, or (where the rules allow) the turn."""
-
-
-@action_type("choose")
-@dataclass(frozen=True)
-class Choose:
-    """A discrete decision named by ``what`` ("buy", "size", "bid", "target", ...)
-    with its ``value``.  Each game documents the decisions it asks for."""
-
-    what: str
-    value: Any = None
-
-
-Action = Drop | Place | Pass | Choose
-
-POSES = ("flat", "edge", "upright")
-
-
-def action_to_dict(action: Any) -> dict[str, Any]:
-    """JSON-ready dict of ``action``: ``{"type": ..., fields...}``."""
-    out = {"type": getattr(action, "type", type(action).__name__)}
-    if dataclasses.is_dataclass(action):
-        out.update(dataclasses.asdict(action))
-    return out
-
-
-def action_from_dict(data: Any) -> Action:
-    """Inverse of :func:`action_to_dict`; :class:`RecordError` names what is wrong."""
-    if not isinstance(data, dict) or "type" not in data:
-        raise RecordError(f"an action must be an object with a 'type', got {data!r}")
-    cls = ACTION_TYPES.get(data["type"])
-    if cls is None:
-        raise RecordError(f"unknown action type {data['type']!r} "
-                          f"(known: {', '.join(sorted(ACTION_TYPES))})")
-    names = {f.name: f for f in dataclasses.fields(cls)}
-    extra = set(data) - set(names) - {"type"}
-    if extra:
-        raise RecordError(f"action {data['type']!r}: unknown field {sorted(extra)[0]!r}")
-    kwargs = {}
-    for name, f in names.items():
-        if name in data:
-            kwargs[name] = data[name]
-        elif f.default is dataclasses.MISSING:
-            raise RecordError(f"action {data['type']!r}: missing field {name!r}")
-    if cls is Drop:
-        for key in ("x", "y", "height", "yaw"):
-            if key in kwargs and (isinstance(kwargs[key], bool)
-                                  or not isinstance(kwargs[key], (int, float))):
-                raise RecordError(f"action 'drop': {key} must be a number, got {kwargs[key]!r}")
-            if key in kwargs:
-                kwargs[key] = float(kwargs[key])
-    return cls(**kwargs)
+if TYPE_CHECKING:
+    from balance3d.games.game import Game
 
 
 # ---------------------------------------------------------------------- results
@@ -221,17 +112,16 @@ class Event:
 
 # ---------------------------------------------------------------------- state
 class State(ABC):
-    """One game in progress.  Subclasses implement the ``_``-prefixed hooks."""
+    """One game in progress.  Subclasses implement the ``_``-prefixed hooks; the
+    game's :class:`~balance3d.games.game.Game` binds itself as :attr:`game`."""
 
-    #: Registered game name.
-    name: ClassVar[str]
-    #: Variants the game plays; the first is the default.
-    variants: ClassVar[tuple[str, ...]] = ("basic",)
-    #: Allowed player counts.
-    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    #: The game this state plays (set when its Game is made).
+    game: ClassVar["Game"]
 
     def __init__(self, scene: Scene, players: list[Player], seed: int, variant: str) -> None:
         self.scene = scene
+        #: The scene's rules, parsed once per scene by the Game.
+        self.rules = self.game.rules(scene)
         self.players = list(players)
         self.seed = int(seed)
         self.variant = variant
@@ -241,20 +131,24 @@ class State(ABC):
         self.turn = 0
         self._world: World | None = None
         self._snapshot: Snapshot | None = None
+        self._turn: Turn | None = None
+
+    @property
+    def name(self) -> str:
+        """The registered game name."""
+        return self.game.name
 
     # -- construction ----------------------------------------------------------
     @classmethod
     def new(cls, scene: Scene, players: list[Player], seed: int, variant: str) -> "State":
         """A fresh game at its first decision (set-up done, dice rolled)."""
-        if variant not in cls.variants:
-            raise GameError(f"{cls.name}: unknown variant {variant!r} "
-                            f"(known: {', '.join(cls.variants)})")
-        if len(players) not in cls.player_counts:
-            raise GameError(f"{cls.name} ({variant}) plays with "
-                            f"{' or '.join(map(str, cls.player_counts))} players, "
-                            f"not {len(players)}")
-        if scene.game != cls.name:
-            raise GameError(f"scene {scene.name!r} is for {scene.game!r}, not {cls.name!r}")
+        game = cls.game
+        counts = game.player_counts(variant)
+        if len(players) not in counts:
+            raise GameError(f"{game.name} ({variant}) plays with "
+                            f"{' or '.join(map(str, counts))} player(s), not {len(players)}")
+        if scene.game != game.name:
+            raise GameError(f"scene {scene.name!r} is for {scene.game!r}, not {game.name!r}")
         state = cls(scene, players, seed, variant)
         state._world = scene.build_world()
         state._setup()
@@ -300,12 +194,35 @@ class State(ABC):
         asks for a Drop or Place, whose legal set is continuous or per-piece."""
 
     @abstractmethod
+    def release_area(self) -> dict[str, Any] | None:
+        """Where the current player may release a piece now, as data a bot or a
+        window can use, or None when the phase asks for no physical action::
+
+            {"kind": <the Game's release_kind>,
+             "regions": [{"polygon": [[x, y], ...],   # m, world frame, seen from above
+                          "top_z": z}, ...]}          # m, the region's highest point
+
+        Every legal release point lies in one of the regions' polygons; the regions
+        are necessary, not sufficient (the game's own checks, such as overlaps, still
+        apply: :meth:`is_legal`)."""
+
+    @abstractmethod
+    def legal_release(self) -> Action | None:
+        """A legal physical action (Drop, Place) for the current player now, found by
+        the game's own search: the check that one exists.  None when the phase asks
+        for a decision, or when the player has none (a game never asks a player for
+        a physical action they cannot make)."""
+
+    @abstractmethod
     def _illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or None when it is legal."""
 
     @abstractmethod
-    def _apply(self, action: Action) -> Verdict:
-        """Carry out a legal action and return its verdict."""
+    def _run(self, action: Action) -> Generator[None, None, Verdict]:
+        """Carry out a legal action as a generator returning its verdict.  A
+        physical action yields once when the World is ready (the piece at its release
+        pose, no step taken), then once after every physics time step; a decision
+        returns without yielding."""
 
     @abstractmethod
     def _setup(self) -> None:
@@ -331,22 +248,38 @@ class State(ABC):
 
     def is_legal(self, action: Action) -> tuple[bool, str]:
         """``(True, "")`` when ``action`` is legal now, else ``(False, reason)``."""
+        if self._turn is not None:
+            return False, "a turn is running: advance it to its end first"
         if self.is_over:
             return False, "the game is over"
         reason = self._illegal_reason(action)
         return (reason is None), (reason or "")
 
-    def apply(self, action: Action) -> Verdict:
-        """Play ``action`` for the current player.  Raises
-        :class:`IllegalActionError` (state unchanged) when it is not legal."""
+    def begin(self, action: Action) -> "Turn":
+        """Start ``action`` for the current player and return its running
+        :class:`Turn`: the caller advances it and reads poses between steps; it ends
+        with exactly the Verdict :meth:`apply` returns.  A decision's turn is finished
+        at once.  While a turn runs, the state refuses every other action and cannot
+        be saved.  Raises :class:`IllegalActionError` (state unchanged) when the
+        action is not legal."""
         ok, reason = self.is_legal(action)
         if not ok:
             raise IllegalActionError(action, reason)
-        player, turn = self.current_player, self.turn
-        verdict = self._apply(action)
-        self.history.append({"turn": turn, "player": player,
-                             "action": action_to_dict(action), "verdict": verdict.to_dict()})
-        return verdict
+        turn = Turn(self, action)
+        if not turn.done:
+            self._turn = turn
+        return turn
+
+    def apply(self, action: Action) -> Verdict:
+        """Play ``action`` for the current player to its end: :meth:`begin` and
+        :meth:`Turn.run`.  Raises :class:`IllegalActionError` (state unchanged) when
+        it is not legal."""
+        return self.begin(action).run()
+
+    @property
+    def running(self) -> "Turn | None":
+        """The turn being played step by step, or None."""
+        return self._turn
 
     def log(self, player: int | None, kind: str, text: str, **data: Any) -> None:
         """Append an event to :attr:`events`."""
@@ -360,7 +293,10 @@ class State(ABC):
 
     # -- saving ------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready full state: enough to continue the game bit for bit."""
+        """JSON-ready full state: enough to continue the game bit for bit (a
+        :class:`GameError` while a turn runs)."""
+        if self._turn is not None:
+            raise GameError("a game cannot be saved or cloned while a turn runs")
         snap = self._snapshot
         return {
             "balance3d": __version__,
@@ -387,8 +323,8 @@ class State(ABC):
         """Rebuild a state saved by :meth:`to_dict`.  The scene is loaded by name
         (or path) unless given, and must have the saved digest."""
         try:
-            if data["game"] != cls.name:
-                raise RecordError(f"saved game is {data['game']!r}, not {cls.name!r}")
+            if data["game"] != cls.game.name:
+                raise RecordError(f"saved game is {data['game']!r}, not {cls.game.name!r}")
             if scene is None:
                 scene = _scene_for(data["scene"])
             if scene.digest != data["scene"]["digest"]:
@@ -413,14 +349,12 @@ class State(ABC):
         except RecordError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"saved {cls.name} state is malformed: {type(exc).__name__}: {exc}") \
-                from None
+            raise RecordError(f"saved {cls.game.name} state is malformed: "
+                              f"{type(exc).__name__}: {exc}") from None
 
     def to_json(self) -> str:
         """:meth:`to_dict` as canonical JSON text (sorted keys, exact floats)."""
         return json.dumps(self.to_dict(), sort_keys=True, indent=1)
-
-
 def _scene_for(info: dict[str, Any]) -> Scene:
     """The scene a saved game names: by bundled name, else by its saved path."""
     from balance3d.scene import SceneError
@@ -428,3 +362,9 @@ def _scene_for(info: dict[str, Any]) -> Scene:
         return load_scene(info["name"])
     except SceneError:
         return load_scene(info["path"])
+
+
+__all__ = ["ACTION_TYPES", "POSES", "Action", "Choose", "Drop", "Event", "GameError",
+           "IllegalActionError", "Outcome", "Pass", "Place", "Player", "RecordError", "State",
+           "Turn", "Verdict", "action_from_dict", "action_to_dict", "action_type",
+           "ranks_from_keys", "run_to_end"]

@@ -21,6 +21,7 @@ snapshot plus the same calls gives bit-identical poses, however often.
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 from dataclasses import dataclass
 
 import numpy as np
@@ -517,7 +518,19 @@ class World:
         """Step until every dynamic body has stayed below ``rest_linear_speed`` and
         ``rest_angular_speed`` for ``rest_time`` seconds, or ``max_time`` (default
         ``settle_max_time``) seconds have passed.  Every ``rest_check_interval`` it
-        samples the speeds and checks the state for validity (:class:`InvalidStateError`)."""
+        samples the speeds and checks the state for validity (:class:`InvalidStateError`).
+        This is :meth:`settling` run to its end."""
+        steps = self.settling(max_time)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as end:
+                return end.value
+
+    def settling(self, max_time: float | None = None) -> Generator[None, None, SettleReport]:
+        """:meth:`settle` one time step at a time: a generator that yields after every
+        step (so a caller can read poses between steps) and returns the
+        :class:`SettleReport`."""
         s = self.settings
         max_time = s.settle_max_time if max_time is None else max_time
         chunk = max(1, round(s.rest_check_interval / s.time_step))
@@ -525,11 +538,14 @@ class World:
         max_steps = max(1, round(max_time / s.time_step))
         steps = still = 0
         while steps < max_steps:
-            n = min(chunk, max_steps - steps)
-            self.step(n)
-            steps += n
-            still = still + 1 if self._resting(self._scan()) else 0
-            if still >= needed:
+            self.step()
+            steps += 1
+            rested = False
+            if steps % chunk == 0 or steps == max_steps:
+                still = still + 1 if self._resting(self._scan()) else 0
+                rested = still >= needed
+            yield
+            if rested:
                 return SettleReport(steps * s.time_step, steps, False)
         return SettleReport(steps * s.time_step, steps, True)
 

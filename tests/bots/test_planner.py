@@ -7,7 +7,7 @@ import math
 from balance3d.bots import make_bot
 from balance3d.games.base import Choose, Drop, Pass
 from balance3d.games.tilted import TiltedState
-from balance3d.games.tilted_judge import BeamFrame
+from balance3d.games.tilted.judge import BeamFrame
 
 
 def _across(state: TiltedState, piece: str, s: float, yaw: float = math.pi / 2) -> Drop:

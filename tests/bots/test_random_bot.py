@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from balance3d.bots import bot_rng, make_bot
 from balance3d.bots.random_bot import HEIGHT_MAX, HEIGHT_MIN, random_drop
 from balance3d.games import new_game
@@ -22,7 +24,8 @@ def _play(seed: int, actions: int) -> list[dict]:
         if isinstance(action, Drop):
             assert not decisions
             assert action.piece in state.legal_pieces()
-            (x0, y0, x1, y1), = state.drop_area()
+            region, = state.release_area()["regions"]
+            (x0, y0), (x1, y1) = np.min(region["polygon"], 0), np.max(region["polygon"], 0)
             assert x0 <= action.x <= x1 and y0 <= action.y <= y1
             assert HEIGHT_MIN <= action.height <= HEIGHT_MAX
             assert 0.0 <= action.yaw < math.pi and action.pose in POSES
@@ -52,3 +55,13 @@ def test_each_seat_has_its_own_stream_and_draws_cover_every_choice():
     heights = [d.height for d in draws]
     assert HEIGHT_MIN <= min(heights) < HEIGHT_MIN + 0.005
     assert HEIGHT_MAX - 0.005 < max(heights) <= HEIGHT_MAX
+
+
+def test_when_every_random_drop_is_refused_the_bot_plays_the_drop_the_game_finds(monkeypatch):
+    from balance3d.bots import random_bot
+    state = new_game("tilted", players=2, seed=3)
+    outside = Drop(state.legal_pieces()[0], 5.0, 5.0, 0.01)      # far off the beam
+    assert not state.is_legal(outside)[0]
+    monkeypatch.setattr(random_bot, "random_drop", lambda state, rng: outside)
+    action = make_bot("random", 3, state.current_player).choose(state)
+    assert action == state.legal_release() and state.is_legal(action) == (True, "")

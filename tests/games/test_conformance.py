@@ -1,14 +1,17 @@
 """Conformance: every registered game, on every bundled scene of that game, keeps the
-promises of the shared game API (``balance3d.games.base.State``).
+promises of the shared game API (``balance3d.games.game.Game`` and
+``balance3d.games.base.State``).
 
 A game conforms when a random player can always find a legal action (a decision from
-``legal_decisions()``, a ``Drop`` sampled in ``drop_area()`` of one of
-``legal_pieces()``, or a ``Place`` of one of them on a field index) and when, along a
-random playthrough, ``current_player`` is a seat (None once over), ``is_legal``
-agrees with ``apply``, an illegal action changes nothing, ``to_dict`` survives JSON
-and ``from_dict``, a clone is independent, and a finished game's outcome has
-consistent competition ranks.  Variant player counts come from the class's
-``variant_player_counts`` when it has one, else ``player_counts``.
+``legal_decisions()``, a ``Drop`` of one of ``legal_pieces()`` sampled in the
+bounding box of a region of ``release_area()``, or a ``Place`` of one of them on a
+field index, else the game's own ``legal_release()``, which must exist whenever the
+game asks for a physical action) and when, along a random playthrough,
+``current_player`` is a seat (None once over), ``is_legal`` agrees with ``apply``,
+an illegal action changes nothing, ``to_dict`` survives JSON and ``from_dict``, a
+clone is independent, and the playthrough ENDS within :data:`MAX_ACTIONS` actions
+with an outcome of consistent competition ranks.  Player counts come from the Game;
+every variant's scene and every bundled scene of a registered game is played.
 """
 from __future__ import annotations
 
@@ -18,11 +21,11 @@ import math
 import numpy as np
 import pytest
 
-from balance3d.games import REGISTRY, Drop, IllegalActionError, Place, game_class, new_game
+from balance3d.games import Drop, IllegalActionError, Place, game_names, get_game, new_game
 from balance3d.scene import list_scenes, load_scene
 
-#: Actions played per random playthrough at most.
-MAX_ACTIONS = 40
+#: Actions a random playthrough may take before the game counts as stalled.
+MAX_ACTIONS = 600
 #: Random drops or placements tried before a test gives up finding a legal one.
 MAX_TRIES = 300
 #: Placement field indices tried for Place games.
@@ -30,12 +33,10 @@ MAX_FIELDS = 64
 #: Every so many actions, a clone is checked for independence (it runs physics).
 CLONE_EVERY = 10
 
-CASES = [(name, scene) for name in sorted(REGISTRY) for scene in list_scenes()
-         if load_scene(scene).game == name]
-
-
-def counts_for(cls, variant: str) -> tuple[int, ...]:
-    return getattr(cls, "variant_player_counts", {}).get(variant, cls.player_counts)
+CASES = sorted({(name, scene) for name in game_names() for scene in list_scenes()
+                if load_scene(scene).game == name}
+               | {(name, get_game(name).scene_name(v)) for name in game_names()
+                  for v in get_game(name).variants})
 
 
 def random_action(state, rng: np.random.Generator):
@@ -45,21 +46,28 @@ def random_action(state, rng: np.random.Generator):
         return decisions[rng.integers(len(decisions))]
     pieces = state.legal_pieces()
     assert pieces, f"{state.name}: no decision and no piece for seat {state.current_player}"
-    if hasattr(state, "drop_area"):
-        rects = np.asarray(state.drop_area(), float).reshape(-1, 4)
-        assert len(rects), f"{state.name}: empty drop area"
+    area = state.release_area()
+    if area is not None:
+        assert area["kind"] == state.game.release_kind
+        boxes = [np.asarray(r["polygon"], float) for r in area["regions"]]
+        assert boxes, f"{state.name}: empty release area"
         for _ in range(MAX_TRIES):
-            x0, y0, x1, y1 = rects[rng.integers(len(rects))]
+            box = boxes[rng.integers(len(boxes))]
+            (x0, y0), (x1, y1) = box.min(axis=0), box.max(axis=0)
             action = Drop(str(pieces[rng.integers(len(pieces))]), float(rng.uniform(x0, x1)),
                           float(rng.uniform(y0, y1)), float(rng.uniform(0.002, 0.02)),
                           yaw=float(rng.uniform(0.0, math.pi)))
             if state.is_legal(action)[0]:
                 return action
-    for field in rng.permutation(MAX_FIELDS):
-        action = Place(str(pieces[rng.integers(len(pieces))]), int(field))
-        if state.is_legal(action)[0]:
-            return action
-    raise AssertionError(f"{state.name}: no legal action found for seat {state.current_player}")
+    if "place" in state.game.action_types:
+        for field in rng.permutation(MAX_FIELDS):
+            action = Place(str(pieces[rng.integers(len(pieces))]), int(field))
+            if state.is_legal(action)[0]:
+                return action
+    found = state.legal_release()
+    assert found is not None, (f"{state.name}: seat {state.current_player} is asked for a "
+                               f"physical action but the game finds none")
+    return found
 
 
 def check_seat(state) -> None:
@@ -90,10 +98,10 @@ def check_outcome(state) -> None:
 
 @pytest.mark.parametrize("name, scene", CASES)
 def test_new_game_for_every_allowed_player_count(name, scene):
-    cls = game_class(name)
+    game = get_game(name)
     variant = load_scene(scene).variant
-    assert variant in cls.variants
-    for count in counts_for(cls, variant):
+    assert variant in game.variants
+    for count in game.player_counts(variant):
         state = new_game(name, players=count, seed=count, scene=scene, variant=variant)
         assert state.name == name and len(state.players) == count
         assert not state.is_over
@@ -101,16 +109,19 @@ def test_new_game_for_every_allowed_player_count(name, scene):
         check_round_trip(state)
 
 
+@pytest.mark.parametrize("pick", [min, max], ids=["fewest", "most"])
 @pytest.mark.parametrize("name, scene", CASES)
-def test_a_random_legal_playthrough_keeps_the_invariants(name, scene):
-    cls = game_class(name)
+def test_a_random_legal_playthrough_keeps_the_invariants_and_ends(name, scene, pick):
     variant = load_scene(scene).variant
-    count = max(counts_for(cls, variant)[:2])
+    count = pick(get_game(name).player_counts(variant))
     state = new_game(name, players=count, seed=3, scene=scene, variant=variant)
     rng = np.random.default_rng(3)
     for step in range(MAX_ACTIONS):
         if state.is_over:
             break
+        if state.release_area() is not None:
+            found = state.legal_release()
+            assert found is not None and state.is_legal(found) == (True, "")
         action = random_action(state, rng)
         if step % CLONE_EVERY == 0:
             before = state.to_json()
@@ -130,8 +141,9 @@ def test_a_random_legal_playthrough_keeps_the_invariants(name, scene):
         json.dumps(verdict.to_dict())
         check_seat(state)
         check_round_trip(state)
-    if state.is_over:
-        check_outcome(state)
-        assert state.legal_decisions() == [] and state.legal_pieces() == []
-        ok, reason = state.is_legal(Drop("no-such-piece", 0.0, 0.0, 0.01))
-        assert not ok and reason
+    assert state.is_over, f"{name} on {scene}: not over after {MAX_ACTIONS} actions"
+    check_outcome(state)
+    assert state.legal_decisions() == [] and state.legal_pieces() == []
+    assert state.release_area() is None and state.legal_release() is None
+    ok, reason = state.is_legal(Drop("no-such-piece", 0.0, 0.0, 0.01))
+    assert not ok and reason

@@ -14,7 +14,7 @@ from balance3d.games import (Choose, Drop, GameError, IllegalActionError, Pass, 
 from balance3d.games.tilted import (TiltedAuctionVerdict, TiltedBuyVerdict, TiltedState,
                                     TiltedVerdict, piece_length, roll_d6)
 from balance3d.games.placement import release_pose
-from balance3d.games.tilted_judge import BeamFrame
+from balance3d.games.tilted.judge import BeamFrame
 
 ACROSS = math.pi / 2
 
@@ -41,12 +41,13 @@ def next_roll(state: TiltedState) -> int:
 
 def random_action(state, rng: np.random.Generator):
     """A uniformly random legal action: a decision, or a flat drop from 2-20 mm
-    sampled in the drop area until one is legal."""
+    sampled in the release area's bounding box until one is legal."""
     decisions = state.legal_decisions()
     if decisions:
         return decisions[rng.integers(len(decisions))]
     pieces = state.legal_pieces()
-    x0, y0, x1, y1 = state.drop_area()[0]
+    polygon = np.asarray(state.release_area()["regions"][0]["polygon"])
+    (x0, y0), (x1, y1) = polygon.min(axis=0), polygon.max(axis=0)
     for _ in range(200):
         action = Drop(pieces[rng.integers(len(pieces))], float(rng.uniform(x0, x1)),
                       float(rng.uniform(y0, y1)), float(rng.uniform(0.002, 0.02)),
@@ -271,7 +272,7 @@ def test_a_drop_that_would_overlap_a_block_at_release_is_refused(monkeypatch):
     state.stage([drop(state, "6u-2", 0.25, yaw=ACROSS),
                  drop(state, "6u-3", -0.15)])
     occupied = state.world.pose("6u-3")
-    monkeypatch.setattr("balance3d.games.tilted.release_pose",
+    monkeypatch.setattr("balance3d.games.tilted.drops.release_pose",
                         lambda world, part, action: (tuple(occupied[0]), tuple(occupied[1])))
     assert "overlap" in refused(state, drop(state, "6u-1", -0.15))
 
@@ -325,7 +326,7 @@ def test_returned_blocks_are_auctioned_in_the_offenders_order_then_the_round_goe
     if state.phase == "size":
         state.apply(state.legal_decisions()[0])
     assert state.phase == "bid" and state.current_player == 1       # the roller bids first
-    piece = state._auction["piece"]
+    piece = state._auction.piece
     won = state.apply(Choose("bid", 1))
     assert won.closed and won.winner == 1 and piece in state.hand(1)
     assert state.phase == "drop" and state.current_player == 1      # and starts the round
@@ -372,3 +373,22 @@ def test_same_seed_and_actions_give_identical_states_and_clones_play_on_identica
     for action in rest:
         clone.apply(action)
     assert clone.to_json() == first.to_json()
+
+
+def test_saved_auctions_and_size_choices_round_trip_and_refuse_bad_data():
+    from balance3d.games import RecordError
+    from balance3d.games.tilted.auction import Auction
+    from balance3d.games.tilted.turns import SizeChoice
+    auction = Auction("round", "3u-4", [1, 0], [1], high=2, high_bidder=1, last=0)
+    saved = auction.to_dict()
+    assert saved == {"kind": "round", "piece": "3u-4", "order": [1, 0], "in": [1],
+                     "high": 2, "high_bidder": 1, "last": 0}
+    assert Auction.from_dict(json.loads(json.dumps(saved))) == auction
+    for bad in ({**saved, "kind": "sale"}, {k: v for k, v in saved.items() if k != "in"}, []):
+        with pytest.raises(RecordError, match="saved auction"):
+            Auction.from_dict(bad)
+    choice = SizeChoice(4, [3, 5], "buy")
+    assert choice.to_dict() == {"roll": 4, "options": [3, 5], "for": "buy"}
+    assert SizeChoice.from_dict(choice.to_dict()) == choice
+    with pytest.raises(RecordError, match="saved pending_size"):
+        SizeChoice.from_dict({"roll": 4, "options": [3, 5], "for": "gift"})

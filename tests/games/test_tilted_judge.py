@@ -14,7 +14,7 @@ import pytest
 
 from balance3d.games import Drop, IllegalActionError
 from balance3d.games.tilted import TiltedState, piece_length
-from balance3d.games.tilted_judge import BEAM, FULCRUM, BeamFrame
+from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame
 
 ACROSS = math.pi / 2  # yaw of a block lying across the beam
 #: The bundled scene's sections (scenes/tilted.toml, rules.sections): value ->
@@ -192,3 +192,42 @@ def test_tilting_follows_the_lever_rule_moment_about_the_pivot_against_the_dead_
     verdict = state.apply(action)
     assert verdict.tilted is tilts
     assert verdict.coins_won == (verdict.value if tilts else 0)
+
+
+def test_the_tilt_is_judged_before_returned_blocks_are_taken_away():
+    """A crossing block helps the drop tip the beam, then goes back to the supply
+    and the beam falls back: the tilt happened, so the coins are paid."""
+    state = game(hands=[[3, 2, 1], [4, 6, 1]])
+    state.stage([drop(state, "4u-2", 0.25, yaw=ACROSS),   # low side
+                 drop(state, "6u-2", -0.07)])             # along the beam, across the line
+    assert state.low_end == +1
+    hold, pivot = holding_moment(state)
+    action = drop(state, "3u-1", -0.27, yaw=ACROSS)        # section 1
+    assert release_moment(state, action, pivot) / hold > 1.2
+    verdict = state.apply(action)
+    assert verdict.tilted and verdict.beam_resting
+    assert verdict.returned == [{"piece": "6u-2", "reason": "lies across the fulcrum line"}]
+    assert verdict.value == verdict.coins_won == 1
+    assert verdict.penalty_paid == 1 and verdict.coins == [2 - 1 + 1, 2]
+    # Without the crossing block the low side wins again: the beam is back on its
+    # +x end for the next turn, read after the returned block was taken away.
+    assert verdict.low_end_after == +1 == state.low_end
+    assert verdict.settles == 2
+
+
+def test_a_tip_caused_only_by_taking_a_returned_block_away_pays_nothing():
+    """A crossing block holds the low side down; the drop does not beat it, but once
+    the crossing block goes back the beam tips: the drop did not tilt it."""
+    state = game(hands=[[3, 2, 1], [4, 6, 1]])
+    state.stage([drop(state, "1u-2", 0.10, yaw=ACROSS),   # low side
+                 drop(state, "6u-2", 0.074)])             # along the beam, across the line
+    assert state.low_end == +1
+    hold, pivot = holding_moment(state)
+    action = drop(state, "2u-1", -0.12, yaw=ACROSS)
+    assert release_moment(state, action, pivot) / hold < 0.6
+    verdict = state.apply(action)
+    assert not verdict.tilted and verdict.beam_resting
+    assert verdict.returned == [{"piece": "6u-2", "reason": "lies across the fulcrum line"}]
+    assert verdict.coins_won == 0 and verdict.coins == [1, 2]
+    assert verdict.value == 2      # it stayed, in section 2 (0.10..0.20 m), unpaid
+    assert verdict.low_end_after == -1 == state.low_end

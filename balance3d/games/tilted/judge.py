@@ -74,12 +74,6 @@ class BeamFrame:
         s, t = np.linalg.solve(np.array([[a[0], b[0]], [a[1], b[1]]]), rhs)
         return float(s), float(t)
 
-    def half_top_xy(self, end: int) -> np.ndarray:
-        """(4, 2) m: world (x, y) of the corners of the top face's half on ``end``."""
-        L, W, T = self.half
-        corners = [(s, t, T) for s in (0.0, end * L) for t in (-W, W)]
-        return self.to_world(corners)[:, :2]
-
 
 def table_top(world: World) -> float:
     """World height (m) of the table's top face."""
