@@ -11,7 +11,9 @@ setting keeps its top within 2 mm for 60 s.
 What.  A dynamic body that has stayed below the rest speeds for ``weld_time`` (or
 was released at rest) is *resting*.  A group of touching resting bodies is welded --
 made static in the engine -- only when its statics hold: contact patches are computed
-from the parts' exact geometry (not from Bullet's four-point manifolds), and
+from the parts' exact geometry (:mod:`balance3d.physics.patches`; not from Bullet's
+four-point manifolds, and a curved surface touching only along its exact line or
+point, so that nothing round is held against rolling), and
 :func:`balance3d.physics.statics.solve_statics` must find contact forces inside the
 friction cones that hold every body of the group and every welded body it rests on.
 As in rigid-body statics, a knife-edge balance (a centre of mass exactly above a
@@ -49,11 +51,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
-import shapely.geometry as sg
 
 from balance3d.meshes.part import Part
-from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
+from balance3d.physics.patches import contact_patch, piece_geometry, quat_matrix
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve_statics,
                                        tangents)
@@ -61,12 +61,6 @@ from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve
 with quiet_output():
     import pybullet
 
-#: Points on each cap circle when a cylinder's contact patch is computed (an
-#: inscribed polygon: patches err small).
-CYLINDER_PATCH_SEGMENTS = 32
-#: Most corners kept per contact patch (dropping the corner that loses the least
-#: area each time, so the kept polygon is inscribed in the true one).
-MAX_PATCH_POINTS = 8
 #: Steps of travel at a body's current speed within which a welded body counts as
 #: within reach and is woken before the step.
 REACH_STEPS = 2
@@ -103,76 +97,8 @@ class WeldContact:
     distance: float = 0.0
 
 
-def _quat_matrix(q) -> np.ndarray:
-    x, y, z, w = q
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
-
-
-def piece_geometry(part: Part) -> list[tuple]:
-    """Convex pieces of ``part`` in its body frame, as ("sphere", centre (3,),
-    radius) or ("poly", vertices (n, 3)); metres."""
-    out = []
-    for piece in part.shapes:
-        rot = _quat_matrix(piece.orientation)
-        pos = np.asarray(piece.position, float)
-        if isinstance(piece, Sphere):
-            out.append(("sphere", pos, float(piece.radius)))
-            continue
-        if isinstance(piece, Box):
-            local = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1)
-                              for sz in (-1, 1)], float) * np.asarray(piece.half_extents)
-        elif isinstance(piece, Cylinder):
-            a = 2.0 * np.pi * np.arange(CYLINDER_PATCH_SEGMENTS) / CYLINDER_PATCH_SEGMENTS
-            ring = np.stack([piece.radius * np.cos(a), piece.radius * np.sin(a),
-                             np.zeros_like(a)], axis=1)
-            local = np.concatenate([ring + (0.0, 0.0, -piece.height / 2),
-                                    ring + (0.0, 0.0, piece.height / 2)])
-        elif isinstance(piece, Hull):
-            local = np.asarray(piece.vertices, float)
-        else:  # pragma: no cover - every Shape kind is handled above
-            raise TypeError(f"unknown collision piece {piece!r}")
-        out.append(("poly", local @ rot.T + pos))
-    return out
-
-
-def _reduce(points: np.ndarray, keep: int) -> np.ndarray:
-    """At most ``keep`` corners of the convex polygon ``points`` ((n, 2), in order)."""
-    pts = [tuple(p) for p in points]
-    while len(pts) > keep:
-        n = len(pts)
-        areas = [abs((pts[i][0] - pts[i - 1][0]) * (pts[(i + 1) % n][1] - pts[i - 1][1])
-                     - (pts[(i + 1) % n][0] - pts[i - 1][0]) * (pts[i][1] - pts[i - 1][1]))
-                 for i in range(n)]
-        del pts[int(np.argmin(areas))]
-    return np.asarray(pts)
-
-
 #: degrees: contact points of one pair whose normals are this close share a patch.
 PATCH_NORMAL_ANGLE_DEG = 10.0
-#: m: patch corners closer than this are one corner (the hair-wide buffers used to
-#: intersect segments leave clusters of points this close).
-CORNER_MERGE = 1e-7
-
-
-def _corners(geom) -> np.ndarray:
-    """(k, 2): the corners of the convex hull of ``geom`` (or segment ends, point)."""
-    if geom.is_empty:
-        return np.zeros((0, 2))
-    hull = geom.convex_hull
-    if not isinstance(hull, sg.Polygon):
-        return np.asarray(hull.coords)
-    kept: list[np.ndarray] = []
-    for point in np.asarray(hull.exterior.coords)[:-1]:
-        if not kept or np.linalg.norm(point - kept[-1]) > CORNER_MERGE:
-            kept.append(point)
-    if len(kept) > 1 and np.linalg.norm(kept[0] - kept[-1]) <= CORNER_MERGE:
-        kept.pop()
-    if len(kept) < 3:
-        return np.asarray(kept)
-    return _reduce(np.asarray(kept), MAX_PATCH_POINTS)
 
 
 def _patch_cache() -> OrderedDict:
@@ -309,40 +235,13 @@ class Welds:
         origin = (np.asarray(deepest[5]) + np.asarray(deepest[6])) / (2.0 * c)
         frame = np.stack(tangents(normal))
 
-        def footprint(name: str, pose: tuple, sign: float) -> list:
-            pos, orn = pose
-            rot = _quat_matrix(orn)
-            shapes = []
-            for kind, *data in self._pieces(name)[0]:
-                if kind == "sphere":
-                    point = rot @ data[0] + pos - sign * data[1] * normal
-                    if sign * np.dot(point - origin, normal) <= tol:
-                        shapes.append(sg.Point(*(frame @ (point - origin))))
-                    continue
-                verts = data[0] @ rot.T + pos
-                depth = sign * (verts - origin) @ normal
-                low = depth.min()
-                if low > tol:
-                    continue
-                near = verts[depth <= low + tol]
-                shapes.append(sg.MultiPoint((near - origin) @ frame.T).convex_hull)
-            return shapes
-
-        mine, theirs = footprint(a, pose_a, 1.0), footprint(b, pose_b, -1.0)
-        meets = []
-        for p in mine:
-            for q in theirs:
-                inter = p.intersection(q)
-                if inter.is_empty:
-                    # a hair of width, so that a segment lying along a segment meets it
-                    inter = p.buffer(CORNER_MERGE / 100).intersection(q.buffer(CORNER_MERGE / 100))
-                if not inter.is_empty:
-                    meets.append(inter)
-        flat = _corners(shapely.union_all(meets)) if meets else np.zeros((0, 2))
-        if len(flat) == 0:   # the exact geometry disagrees with Bullet: trust Bullet
+        corners = contact_patch(self._pieces(a)[0], (pose_a[0], quat_matrix(pose_a[1])),
+                                self._pieces(b)[0], (pose_b[0], quat_matrix(pose_b[1])),
+                                origin, normal, frame, tol)
+        if len(corners) == 0:   # the exact geometry disagrees with Bullet: trust Bullet
             mids = [(np.asarray(p[5]) + np.asarray(p[6])) / (2.0 * c) for p in points]
             return np.asarray(mids), normal
-        return origin + flat @ frame, normal
+        return corners, normal
 
     # ------------------------------------------------------------------ queries
     def stored(self, a: str | None, b: str | None):
