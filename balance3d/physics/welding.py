@@ -21,10 +21,11 @@ line or point of support) holds.
 
 A welded body wakes (becomes dynamic again, at rest) when
 
-* a body approaching it at ``wake_speed`` or faster is about to hit it and the welded
-  structure could not carry the impact (its momentum over one step, as a force at
-  the contact point): checked before every step, so the impact itself is simulated
-  with the woken bodies;
+* a body approaching it at ``wake_speed`` or faster is about to hit it and the
+  momentum it brings would overturn or shift the welded structure as a rigid body
+  (the structure turning about an edge of its support must gain the energy to lift
+  its centre of mass over that edge: :mod:`balance3d.physics.impacts`); checked
+  before every step, so the impact itself is simulated with the woken bodies;
 * the loads that moving bodies put on it, or the loss of such a load, leave its
   welded group without a static solution (checked every ``rest_check_interval``);
 * resting bodies that land on it cannot be held by it (same check);
@@ -53,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance3d.meshes.part import Part
+from balance3d.physics.impacts import RigidBody, overturned
 from balance3d.physics.patches import contact_patch, piece_geometry, quat_matrix
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve_statics,
@@ -64,10 +66,6 @@ with quiet_output():
 #: Steps of travel at a body's current speed within which a welded body counts as
 #: within reach and is woken before the step.
 REACH_STEPS = 2
-#: An impact up to this many times as hard as one a welded structure was found to
-#: carry, at the same place (within ``contact_distance``), is taken as carried too
-#: (the impact check is not solved again each step of an approach).
-IMPACT_RECHECK = 1.25
 #: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
 #: AllFilter): what a woken body is re-added with.
 DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
@@ -361,9 +359,10 @@ class Welds:
     # ------------------------------------------------------------------ per step
     def before_step(self) -> None:
         """Before a step: find bodies about to hit welded ones (approaching at
-        ``wake_speed`` or more, within reach) and wake the welded part that could
-        not carry the impact: a force of the impactor's momentum towards it (times
-        one plus the restitution) over one step, pushing at the contact point."""
+        ``wake_speed`` or more, within reach) and wake the welded part that the
+        impact would overturn or shift (:meth:`_overturned`): the momentum the
+        body brings, taken up by the welded part turning about an edge of its
+        support, against the lift of its centre of mass over that edge."""
         if not self.welded:
             return
         w = self.world
@@ -371,6 +370,7 @@ class Welds:
         c = s.length_scale
         reach_time = REACH_STEPS * s.time_step
         hits: dict[frozenset, list] = {}
+        impulses: dict[frozenset, tuple] = {}
         for name, body in w._ids.items():
             if w._static[name] or name in self.welded:
                 continue
@@ -399,29 +399,33 @@ class Welds:
                     mass = w._parts[name].mass
                 restitution = (w._parts[name].material.restitution
                                * w._parts[other].material.restitution)
+                arriving = []
                 for p in points:
                     # approach speed of this point of the body towards the welded one
                     approach = -float(np.dot(lin + cross(ang, np.subtract(p[5], centre)),
                                              p[7])) / c
                     if approach >= s.wake_speed and (
                             p[8] / c <= approach * reach_time + s.contact_distance):
-                        force = mass * approach * (1.0 + restitution) / s.time_step
-                        hit = list(p)
-                        hit[9] = force / w._force_scale()     # engine units, as Bullet's
-                        hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
-                        break
+                        arriving.append((p, approach))
+                if arriving:
+                    p, approach = arriving[0]
+                    force = mass * approach * (1.0 + restitution) / s.time_step
+                    hit = list(p)
+                    hit[9] = force / w._force_scale()     # engine units, as Bullet's
+                    hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
+                    impulses[frozenset((name, other))] = (
+                        name, other, centre / c, self._momentum(name, other, lin / c, p[7]))
         # an impact no harder, at about the same place, than one the same welded
         # structure was found to carry is carried: no need to solve again
         for pair in list(hits):
             carried = self.carried.get(pair)
             if carried is not None and all(
-                    p[9] <= IMPACT_RECHECK * carried[0] and
+                    p[9] <= carried[0] and
                     np.linalg.norm(np.subtract(p[6], carried[1])) <= s.contact_distance * c
                     for p in hits[pair]):
                 del hits[pair]
         if not hits:
             return
-        movers = {n for pair in hits for n in pair} - self.welded
         targets = {n for pair in hits for n in pair} & self.welded
         order = self._order()
         done: set[str] = set()
@@ -430,15 +434,83 @@ class Welds:
                 continue
             group = self._group(target)
             done |= group
-            if self._solve(group, movers, hits, store=False) is not None:
-                for pair in hits:
-                    if pair & group:
-                        worst = max(hits[pair], key=lambda p: p[9])
-                        self.carried[pair] = (worst[9], tuple(worst[6]))
+            tipping = self._overturned(group & targets, [impulses[p] for p in hits
+                                                         if p & group])
+            if tipping is not None:
+                self.wake(tipping)
                 continue
-            struck = group & targets
-            failing = self._failing(struck, movers, hits)
-            self.wake(failing if failing is not None else group)
+            for pair in hits:
+                if pair & group:
+                    worst = max(hits[pair], key=lambda p: p[9])
+                    self.carried[pair] = (worst[9], tuple(worst[6]))
+
+    def _momentum(self, mover: str, welded: str, velocity: np.ndarray,
+                  normal) -> np.ndarray:
+        """(3,) N s: the momentum body ``mover`` (``velocity`` (3,) m/s) hands to
+        welded body ``welded`` on landing on it along ``normal`` (from the welded
+        body towards the mover), the impact plastic but for the restitution of the
+        pair: its part towards the welded body times one plus the restitution, and
+        its part along the contact as far as their friction can pass it on."""
+        parts = self.world._parts
+        mass = parts[mover].mass
+        n = np.asarray(normal, float) / np.linalg.norm(normal)
+        restitution = parts[mover].material.restitution * parts[welded].material.restitution
+        friction = parts[mover].material.friction * parts[welded].material.friction
+        towards = float(velocity @ n)
+        push = mass * towards * (1.0 + restitution) * n
+        along = mass * (velocity - towards * n)
+        size = float(np.linalg.norm(along))
+        limit = friction * float(np.linalg.norm(push))
+        if size > limit:
+            along *= limit / size
+        return push + along
+
+    def _overturned(self, struck: set[str], impulses: list) -> set[str] | None:
+        """The smallest welded set, grown downwards from the ``struck`` bodies, that
+        the landings ``impulses`` ((mover, welded body, the mover's centre of mass
+        (3,) m, the momentum it hands over (3,) N s)) overturn or shift, the landing
+        bodies moving with it (:func:`balance3d.physics.impacts.overturned`), or
+        None when none is.  The momentum acts through the mover's centre of mass:
+        so its moment about any pivot is the mover's angular momentum about it (the
+        spin of the mover itself is left out)."""
+        w = self.world
+        limit = w.settings.support_min_normal_z
+        solve = self.closure_up(struck)
+        while True:
+            acting = {mover: (where, impulse) for mover, target, where, impulse in impulses
+                      if target in solve}
+            points, normals, friction, below = [], [], math.inf, set()
+            for ct in (ct for pair in self.pairs.values() for ct in pair):
+                if (ct.body_a in solve) == (ct.body_b in solve):
+                    continue
+                upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
+                                        if ct.body_a in solve else
+                                        (ct.body_b, ct.body_a, tuple(-v for v in ct.normal)))
+                below.add(lower)
+                if normal[2] >= limit:
+                    points.append(ct.position)
+                    normals.append(normal)
+                    friction = min(friction, w._parts[upper].material.friction
+                                   * w._parts[lower].material.friction)
+            if not points:
+                return solve
+            bodies = [self._rigid(n) for n in sorted(solve | set(acting))]
+            normal = np.mean(normals, axis=0)
+            if overturned(bodies, np.asarray(points), normal / np.linalg.norm(normal),
+                          friction, list(acting.values()), w.settings.gravity):
+                return solve
+            below &= self.welded
+            if not below:
+                return None
+            solve = self.closure_up(solve | below)
+
+    def _rigid(self, name: str) -> RigidBody:
+        """Body ``name`` as a rigid body in world axes (for the impact check)."""
+        part = self.world._parts[name]
+        position, orientation = self.world.pose(name)
+        rot = quat_matrix(orientation)
+        return RigidBody(part.mass, np.asarray(position, float),
+                         rot @ np.diag(part.inertia) @ rot.T)
 
     def _manifold_pairs(self, awake: set[str]) -> dict[frozenset, list]:
         """Bullet's current contact points (within ``contact_distance``) of pairs with
