@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely.geometry as sg
 
-from balance3d.physics.statics import cross, tangents
+from balance3d.physics.statics import tangents
 
 
 @dataclass(frozen=True)
@@ -61,25 +61,26 @@ def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray
     com = sum(b.mass * b.com for b in bodies) / mass
     inside = supports[0] + np.asarray(hull.centroid.coords[0]) @ frame
     up = np.array([0.0, 0.0, 1.0])
-    ring = np.asarray(hull.exterior.coords)[:-1] @ frame + supports[0]
-    for a, b in zip(ring, np.roll(ring, -1, axis=0)):
-        u = (b - a) / np.linalg.norm(b - a)
-        if float(cross(u, inside - a) @ normal) < 0.0:
-            u = -u                     # turning by +u lifts the support's inside
-        r = com - a
-        r = r - (r @ u) * u
-        vertical = up - (up @ u) * u
-        if float(cross(r, -mass * gravity * up) @ u) >= 0.0:
-            return True                # gravity itself turns it over this edge
-        moment = sum(float(cross(p - a, j) @ u) for p, j in impulses)
-        if moment <= 0.0:
-            continue
-        inertia = 0.0
-        for body in bodies:
-            arm = body.com - a
-            arm = arm - (arm @ u) * u
-            inertia += float(u @ body.inertia @ u) + body.mass * float(arm @ arm)
-        lift = float(np.linalg.norm(vertical) * np.linalg.norm(r) - vertical @ r)
-        if moment * moment / (2.0 * inertia) >= mass * gravity * lift:
-            return True
-    return False
+    # every edge of the support at once: from a, along unit u, which turning by +u
+    # about lifts the support's inside
+    a = np.asarray(hull.exterior.coords)[:-1] @ frame + supports[0]
+    u = np.roll(a, -1, axis=0) - a
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    u *= np.where(np.cross(u, inside - a) @ normal < 0.0, -1.0, 1.0)[:, None]
+
+    def across(v: np.ndarray) -> np.ndarray:
+        """(E, 3): ``v`` ((E, 3) or (3,)) less its part along each edge."""
+        return v - np.einsum("ij,ij->i", np.broadcast_to(v, u.shape), u)[:, None] * u
+
+    r = across(com - a)
+    vertical = across(up)
+    if np.any(np.einsum("ij,ij->i", np.cross(r, -mass * gravity * up), u) >= 0.0):
+        return True                    # gravity itself turns it over an edge
+    moment = sum(np.einsum("ij,ij->i", np.cross(p - a, j), u) for p, j in impulses)
+    inertia = sum(np.einsum("ij,jk,ik->i", u, b.inertia, u)
+                  + b.mass * np.einsum("ij,ij->i", across(b.com - a), across(b.com - a))
+                  for b in bodies)
+    lift = (np.linalg.norm(vertical, axis=1) * np.linalg.norm(r, axis=1)
+            - np.einsum("ij,ij->i", vertical, r))
+    energy = np.where(moment > 0.0, moment, 0.0) ** 2 / (2.0 * inertia)
+    return bool(np.any(energy >= mass * gravity * lift))
