@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely.geometry as sg
 
-from balance3d.physics.statics import tangents
+from balance3d.physics.statics import cross, tangents
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray
     a = np.asarray(hull.exterior.coords)[:-1] @ frame + supports[0]
     u = np.roll(a, -1, axis=0) - a
     u /= np.linalg.norm(u, axis=1, keepdims=True)
-    u *= np.where(np.cross(u, inside - a) @ normal < 0.0, -1.0, 1.0)[:, None]
+    u *= np.where(cross(u, inside - a) @ normal < 0.0, -1.0, 1.0)[:, None]
 
     def across(v: np.ndarray) -> np.ndarray:
         """(E, 3): ``v`` ((E, 3) or (3,)) less its part along each edge."""
@@ -74,12 +74,14 @@ def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray
 
     r = across(com - a)
     vertical = across(up)
-    if np.any(np.einsum("ij,ij->i", np.cross(r, -mass * gravity * up), u) >= 0.0):
+    if np.any(np.einsum("ij,ij->i", cross(r, -mass * gravity * up), u) >= 0.0):
         return True                    # gravity itself turns it over an edge
-    moment = sum(np.einsum("ij,ij->i", np.cross(p - a, j), u) for p, j in impulses)
-    inertia = sum(np.einsum("ij,jk,ik->i", u, b.inertia, u)
-                  + b.mass * np.einsum("ij,ij->i", across(b.com - a), across(b.com - a))
-                  for b in bodies)
+    moment = sum(np.einsum("ij,ij->i", cross(p - a, j), u) for p, j in impulses)
+    masses = np.array([b.mass for b in bodies])
+    arms = np.array([b.com for b in bodies])[None, :, :] - a[:, None, :]     # (E, B, 3)
+    arms -= np.einsum("ebk,ek->eb", arms, u)[:, :, None] * u[:, None, :]
+    inertia = (np.einsum("ei,bij,ej->e", u, np.array([b.inertia for b in bodies]), u)
+               + np.einsum("ebk,ebk,b->e", arms, arms, masses))
     lift = (np.linalg.norm(vertical, axis=1) * np.linalg.norm(r, axis=1)
             - np.einsum("ij,ij->i", vertical, r))
     energy = np.where(moment > 0.0, moment, 0.0) ** 2 / (2.0 * inertia)

@@ -475,12 +475,14 @@ class Welds:
         spin of the mover itself is left out)."""
         w = self.world
         limit = w.settings.support_min_normal_z
+        stored = [ct for pair in self.pairs.values() for ct in pair]
+        rigid: dict[str, RigidBody] = {}
         solve = self.closure_up(struck)
         while True:
             acting = {mover: (where, impulse) for mover, target, where, impulse in impulses
                       if target in solve}
             points, normals, friction, below = [], [], math.inf, set()
-            for ct in (ct for pair in self.pairs.values() for ct in pair):
+            for ct in stored:
                 if (ct.body_a in solve) == (ct.body_b in solve):
                     continue
                 upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
@@ -494,7 +496,10 @@ class Welds:
                                    * w._parts[lower].material.friction)
             if not points:
                 return solve
-            bodies = [self._rigid(n) for n in sorted(solve | set(acting))]
+            for name in solve | set(acting):
+                if name not in rigid:
+                    rigid[name] = self._rigid(name)
+            bodies = [rigid[n] for n in sorted(solve | set(acting))]
             normal = np.mean(normals, axis=0)
             if overturned(bodies, np.asarray(points), normal / np.linalg.norm(normal),
                           friction, list(acting.values()), w.settings.gravity):
