@@ -11,7 +11,9 @@ setting keeps its top within 2 mm for 60 s.
 What.  A dynamic body that has stayed below the rest speeds for ``weld_time`` (or
 was released at rest) is *resting*.  A group of touching resting bodies is welded --
 made static in the engine -- only when its statics hold: contact patches are computed
-from the parts' exact geometry (not from Bullet's four-point manifolds), and
+from the parts' exact geometry (:mod:`balance3d.physics.patches`; not from Bullet's
+four-point manifolds, and a curved surface touching only along its exact line or
+point, so that nothing round is held against rolling), and
 :func:`balance3d.physics.statics.solve_statics` must find contact forces inside the
 friction cones that hold every body of the group and every welded body it rests on.
 As in rigid-body statics, a knife-edge balance (a centre of mass exactly above a
@@ -19,10 +21,11 @@ line or point of support) holds.
 
 A welded body wakes (becomes dynamic again, at rest) when
 
-* a body approaching it at ``wake_speed`` or faster is about to hit it and the welded
-  structure could not carry the impact (its momentum over one step, as a force at
-  the contact point): checked before every step, so the impact itself is simulated
-  with the woken bodies;
+* a body approaching it at ``wake_speed`` or faster is about to hit it and the
+  momentum it brings would overturn or shift the welded structure as a rigid body
+  (the structure turning about an edge of its support must gain the energy to lift
+  its centre of mass over that edge: :mod:`balance3d.physics.impacts`); checked
+  before every step, so the impact itself is simulated with the woken bodies;
 * the loads that moving bodies put on it, or the loss of such a load, leave its
   welded group without a static solution (checked every ``rest_check_interval``);
 * resting bodies that land on it cannot be held by it (same check);
@@ -47,12 +50,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
-import shapely.geometry as sg
 
 from balance3d.meshes.part import Part
-from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
 from balance3d.physics.caches import cache
+from balance3d.physics.impacts import RigidBody, overturned
+from balance3d.physics.patches import contact_patch, piece_geometry, quat_matrix
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve_statics,
                                        tangents)
@@ -60,19 +62,9 @@ from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve
 with quiet_output():
     import pybullet
 
-#: Points on each cap circle when a cylinder's contact patch is computed (an
-#: inscribed polygon: patches err small).
-CYLINDER_PATCH_SEGMENTS = 32
-#: Most corners kept per contact patch (dropping the corner that loses the least
-#: area each time, so the kept polygon is inscribed in the true one).
-MAX_PATCH_POINTS = 8
 #: Steps of travel at a body's current speed within which a welded body counts as
 #: within reach and is woken before the step.
 REACH_STEPS = 2
-#: An impact up to this many times as hard as one a welded structure was found to
-#: carry, at the same place (within ``contact_distance``), is taken as carried too
-#: (the impact check is not solved again each step of an approach).
-IMPACT_RECHECK = 1.25
 #: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
 #: AllFilter): what a woken body is re-added with.
 DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
@@ -101,76 +93,8 @@ class WeldContact:
     distance: float = 0.0
 
 
-def _quat_matrix(q) -> np.ndarray:
-    x, y, z, w = q
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
-
-
-def piece_geometry(part: Part) -> list[tuple]:
-    """Convex pieces of ``part`` in its body frame, as ("sphere", centre (3,),
-    radius) or ("poly", vertices (n, 3)); metres."""
-    out = []
-    for piece in part.shapes:
-        rot = _quat_matrix(piece.orientation)
-        pos = np.asarray(piece.position, float)
-        if isinstance(piece, Sphere):
-            out.append(("sphere", pos, float(piece.radius)))
-            continue
-        if isinstance(piece, Box):
-            local = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1)
-                              for sz in (-1, 1)], float) * np.asarray(piece.half_extents)
-        elif isinstance(piece, Cylinder):
-            a = 2.0 * np.pi * np.arange(CYLINDER_PATCH_SEGMENTS) / CYLINDER_PATCH_SEGMENTS
-            ring = np.stack([piece.radius * np.cos(a), piece.radius * np.sin(a),
-                             np.zeros_like(a)], axis=1)
-            local = np.concatenate([ring + (0.0, 0.0, -piece.height / 2),
-                                    ring + (0.0, 0.0, piece.height / 2)])
-        elif isinstance(piece, Hull):
-            local = np.asarray(piece.vertices, float)
-        else:  # pragma: no cover - every Shape kind is handled above
-            raise TypeError(f"unknown collision piece {piece!r}")
-        out.append(("poly", local @ rot.T + pos))
-    return out
-
-
-def _reduce(points: np.ndarray, keep: int) -> np.ndarray:
-    """At most ``keep`` corners of the convex polygon ``points`` ((n, 2), in order)."""
-    pts = [tuple(p) for p in points]
-    while len(pts) > keep:
-        n = len(pts)
-        areas = [abs((pts[i][0] - pts[i - 1][0]) * (pts[(i + 1) % n][1] - pts[i - 1][1])
-                     - (pts[(i + 1) % n][0] - pts[i - 1][0]) * (pts[i][1] - pts[i - 1][1]))
-                 for i in range(n)]
-        del pts[int(np.argmin(areas))]
-    return np.asarray(pts)
-
-
 #: degrees: contact points of one pair whose normals are this close share a patch.
 PATCH_NORMAL_ANGLE_DEG = 10.0
-#: m: patch corners closer than this are one corner (the hair-wide buffers used to
-#: intersect segments leave clusters of points this close).
-CORNER_MERGE = 1e-7
-
-
-def _corners(geom) -> np.ndarray:
-    """(k, 2): the corners of the convex hull of ``geom`` (or segment ends, point)."""
-    if geom.is_empty:
-        return np.zeros((0, 2))
-    hull = geom.convex_hull
-    if not isinstance(hull, sg.Polygon):
-        return np.asarray(hull.coords)
-    kept: list[np.ndarray] = []
-    for point in np.asarray(hull.exterior.coords)[:-1]:
-        if not kept or np.linalg.norm(point - kept[-1]) > CORNER_MERGE:
-            kept.append(point)
-    if len(kept) > 1 and np.linalg.norm(kept[0] - kept[-1]) <= CORNER_MERGE:
-        kept.pop()
-    if len(kept) < 3:
-        return np.asarray(kept)
-    return _reduce(np.asarray(kept), MAX_PATCH_POINTS)
 
 
 def _swap(p: tuple) -> tuple:
@@ -298,40 +222,13 @@ class Welds:
         origin = (np.asarray(deepest[5]) + np.asarray(deepest[6])) / (2.0 * c)
         frame = np.stack(tangents(normal))
 
-        def footprint(name: str, pose: tuple, sign: float) -> list:
-            pos, orn = pose
-            rot = _quat_matrix(orn)
-            shapes = []
-            for kind, *data in self._pieces(name)[0]:
-                if kind == "sphere":
-                    point = rot @ data[0] + pos - sign * data[1] * normal
-                    if sign * np.dot(point - origin, normal) <= tol:
-                        shapes.append(sg.Point(*(frame @ (point - origin))))
-                    continue
-                verts = data[0] @ rot.T + pos
-                depth = sign * (verts - origin) @ normal
-                low = depth.min()
-                if low > tol:
-                    continue
-                near = verts[depth <= low + tol]
-                shapes.append(sg.MultiPoint((near - origin) @ frame.T).convex_hull)
-            return shapes
-
-        mine, theirs = footprint(a, pose_a, 1.0), footprint(b, pose_b, -1.0)
-        meets = []
-        for p in mine:
-            for q in theirs:
-                inter = p.intersection(q)
-                if inter.is_empty:
-                    # a hair of width, so that a segment lying along a segment meets it
-                    inter = p.buffer(CORNER_MERGE / 100).intersection(q.buffer(CORNER_MERGE / 100))
-                if not inter.is_empty:
-                    meets.append(inter)
-        flat = _corners(shapely.union_all(meets)) if meets else np.zeros((0, 2))
-        if len(flat) == 0:   # the exact geometry disagrees with Bullet: trust Bullet
+        corners = contact_patch(self._pieces(a)[0], (pose_a[0], quat_matrix(pose_a[1])),
+                                self._pieces(b)[0], (pose_b[0], quat_matrix(pose_b[1])),
+                                origin, normal, frame, tol)
+        if len(corners) == 0:   # the exact geometry disagrees with Bullet: trust Bullet
             mids = [(np.asarray(p[5]) + np.asarray(p[6])) / (2.0 * c) for p in points]
             return np.asarray(mids), normal
-        return origin + flat @ frame, normal
+        return corners, normal
 
     # ------------------------------------------------------------------ queries
     def stored(self, a: str | None, b: str | None):
@@ -451,9 +348,10 @@ class Welds:
     # ------------------------------------------------------------------ per step
     def before_step(self) -> None:
         """Before a step: find bodies about to hit welded ones (approaching at
-        ``wake_speed`` or more, within reach) and wake the welded part that could
-        not carry the impact: a force of the impactor's momentum towards it (times
-        one plus the restitution) over one step, pushing at the contact point."""
+        ``wake_speed`` or more, within reach) and wake the welded part that the
+        impact would overturn or shift (:meth:`_overturned`): the momentum the
+        body brings, taken up by the welded part turning about an edge of its
+        support, against the lift of its centre of mass over that edge."""
         if not self.welded:
             return
         w = self.world
@@ -461,6 +359,7 @@ class Welds:
         c = s.length_scale
         reach_time = REACH_STEPS * s.time_step
         hits: dict[frozenset, list] = {}
+        impulses: dict[frozenset, tuple] = {}
         for name, body in w._ids.items():
             if w._static[name] or name in self.welded:
                 continue
@@ -489,29 +388,33 @@ class Welds:
                     mass = w._parts[name].mass
                 restitution = (w._parts[name].material.restitution
                                * w._parts[other].material.restitution)
+                arriving = []
                 for p in points:
                     # approach speed of this point of the body towards the welded one
                     approach = -float(np.dot(lin + cross(ang, np.subtract(p[5], centre)),
                                              p[7])) / c
                     if approach >= s.wake_speed and (
                             p[8] / c <= approach * reach_time + s.contact_distance):
-                        force = mass * approach * (1.0 + restitution) / s.time_step
-                        hit = list(p)
-                        hit[9] = force / w._force_scale()     # engine units, as Bullet's
-                        hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
-                        break
+                        arriving.append((p, approach))
+                if arriving:
+                    p, approach = arriving[0]
+                    force = mass * approach * (1.0 + restitution) / s.time_step
+                    hit = list(p)
+                    hit[9] = force / w._force_scale()     # engine units, as Bullet's
+                    hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
+                    impulses[frozenset((name, other))] = (
+                        name, other, centre / c, self._momentum(name, other, lin / c, p[7]))
         # an impact no harder, at about the same place, than one the same welded
         # structure was found to carry is carried: no need to solve again
         for pair in list(hits):
             carried = self.carried.get(pair)
             if carried is not None and all(
-                    p[9] <= IMPACT_RECHECK * carried[0] and
+                    p[9] <= carried[0] and
                     np.linalg.norm(np.subtract(p[6], carried[1])) <= s.contact_distance * c
                     for p in hits[pair]):
                 del hits[pair]
         if not hits:
             return
-        movers = {n for pair in hits for n in pair} - self.welded
         targets = {n for pair in hits for n in pair} & self.welded
         order = self._order()
         done: set[str] = set()
@@ -520,15 +423,88 @@ class Welds:
                 continue
             group = self._group(target)
             done |= group
-            if self._solve(group, movers, hits, store=False) is not None:
-                for pair in hits:
-                    if pair & group:
-                        worst = max(hits[pair], key=lambda p: p[9])
-                        self.carried[pair] = (worst[9], tuple(worst[6]))
+            tipping = self._overturned(group & targets, [impulses[p] for p in hits
+                                                         if p & group])
+            if tipping is not None:
+                self.wake(tipping)
                 continue
-            struck = group & targets
-            failing = self._failing(struck, movers, hits)
-            self.wake(failing if failing is not None else group)
+            for pair in hits:
+                if pair & group:
+                    worst = max(hits[pair], key=lambda p: p[9])
+                    self.carried[pair] = (worst[9], tuple(worst[6]))
+
+    def _momentum(self, mover: str, welded: str, velocity: np.ndarray,
+                  normal) -> np.ndarray:
+        """(3,) N s: the momentum body ``mover`` (``velocity`` (3,) m/s) hands to
+        welded body ``welded`` on landing on it along ``normal`` (from the welded
+        body towards the mover), the impact plastic but for the restitution of the
+        pair: its part towards the welded body times one plus the restitution, and
+        its part along the contact as far as their friction can pass it on."""
+        parts = self.world._parts
+        mass = parts[mover].mass
+        n = np.asarray(normal, float) / np.linalg.norm(normal)
+        restitution = parts[mover].material.restitution * parts[welded].material.restitution
+        friction = parts[mover].material.friction * parts[welded].material.friction
+        towards = float(velocity @ n)
+        push = mass * towards * (1.0 + restitution) * n
+        along = mass * (velocity - towards * n)
+        size = float(np.linalg.norm(along))
+        limit = friction * float(np.linalg.norm(push))
+        if size > limit:
+            along *= limit / size
+        return push + along
+
+    def _overturned(self, struck: set[str], impulses: list) -> set[str] | None:
+        """The smallest welded set, grown downwards from the ``struck`` bodies, that
+        the landings ``impulses`` ((mover, welded body, the mover's centre of mass
+        (3,) m, the momentum it hands over (3,) N s)) overturn or shift, the landing
+        bodies moving with it (:func:`balance3d.physics.impacts.overturned`), or
+        None when none is.  The momentum acts through the mover's centre of mass:
+        so its moment about any pivot is the mover's angular momentum about it (the
+        spin of the mover itself is left out)."""
+        w = self.world
+        limit = w.settings.support_min_normal_z
+        stored = [ct for pair in self.pairs.values() for ct in pair]
+        rigid: dict[str, RigidBody] = {}
+        solve = self.closure_up(struck)
+        while True:
+            acting = {mover: (where, impulse) for mover, target, where, impulse in impulses
+                      if target in solve}
+            points, normals, friction, below = [], [], math.inf, set()
+            for ct in stored:
+                if (ct.body_a in solve) == (ct.body_b in solve):
+                    continue
+                upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
+                                        if ct.body_a in solve else
+                                        (ct.body_b, ct.body_a, tuple(-v for v in ct.normal)))
+                below.add(lower)
+                if normal[2] >= limit:
+                    points.append(ct.position)
+                    normals.append(normal)
+                    friction = min(friction, w._parts[upper].material.friction
+                                   * w._parts[lower].material.friction)
+            if not points:
+                return solve
+            for name in solve | set(acting):
+                if name not in rigid:
+                    rigid[name] = self._rigid(name)
+            bodies = [rigid[n] for n in sorted(solve | set(acting))]
+            normal = np.mean(normals, axis=0)
+            if overturned(bodies, np.asarray(points), normal / np.linalg.norm(normal),
+                          friction, list(acting.values()), w.settings.gravity):
+                return solve
+            below &= self.welded
+            if not below:
+                return None
+            solve = self.closure_up(solve | below)
+
+    def _rigid(self, name: str) -> RigidBody:
+        """Body ``name`` as a rigid body in world axes (for the impact check)."""
+        part = self.world._parts[name]
+        position, orientation = self.world.pose(name)
+        rot = quat_matrix(orientation)
+        return RigidBody(part.mass, np.asarray(position, float),
+                         rot @ np.diag(part.inertia) @ rot.T)
 
     def _manifold_pairs(self, awake: set[str]) -> dict[frozenset, list]:
         """Bullet's current contact points (within ``contact_distance``) of pairs with

@@ -111,19 +111,18 @@ def test_a_beam_resting_on_neither_end_has_not_tilted(tmp_path):
 
 
 def test_the_penalty_is_paid_before_the_coins_of_the_drop():
-    """Seat 0 has no coin.  An upright 2u block stands on the high end, its base 3 mm
-    past it: it stands while that end is up and falls onto the table when the drop
-    tips the beam.  The drop's 6u block stays in section 2 and the beam stays tipped:
-    the 3u counterweight's moment (3 units x 0.25 m) is below the 6u block's (6 units
-    x 0.15 m)."""
+    """Seat 0 has no coin.  A 1u block lies across the fulcrum line with nothing on
+    it, so it goes back to the supply after the drop (one penalty); its moment about
+    the fulcrum is nil.  The drop's 6u block stays in section 2 and tips the beam:
+    the 3u counterweight's moment (3 units x 0.25 m) is below the 6u block's
+    (6 units x 0.15 m).  Penalty first: seat 0 pays nothing, then wins 2 coins."""
     state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, hands=[[6], [3, 2, 1]],
                                  coins=[0, 2])
-    state.stage([drop(state, "3u-2", 0.25, yaw=ACROSS),
-                 drop(state, "2u-2", -0.303, 0.0, height=0.004, pose="upright")])
-    assert state.low_end == +1 and state.on_beam == ["3u-2", "2u-2"]
+    state.stage([drop(state, "3u-2", 0.25, yaw=ACROSS), drop(state, "1u-2", 0.0, yaw=ACROSS)])
+    assert state.low_end == +1 and state.on_beam == ["3u-2", "1u-2"]
     verdict = state.apply(drop(state, "6u-1", -0.15, yaw=ACROSS))
     assert verdict.tilted and verdict.low_end_after == -1
-    assert verdict.returned == [{"piece": "2u-2", "reason": "touches the table"}]
+    assert verdict.returned == [{"piece": "1u-2", "reason": "lies across the fulcrum line"}]
     assert verdict.value == 2                            # section 2: 0.10 to 0.20 m
     assert verdict.penalty_due == PENALTY
     assert verdict.penalty_paid == 0                     # all seat 0 had: nothing

@@ -1,0 +1,88 @@
+"""Rigid impacts: can an impulse overturn or shift a resting rigid structure?
+
+A landing lasts a moment: what it gives the structure it lands on is an impulse
+(N s), not a force.  Contacts that only push can answer an impulse whose line passes
+outside the structure's support only by letting the structure turn about an edge of
+its support; it then comes back down unless the impulse gave it the energy to lift
+its centre of mass over that edge.  A structure rigid on its support (welded) that
+is struck by impulses J_k at points p_k, taking the landing bodies with it
+(a plastic impact), turns about a support edge with axis u through point a at
+
+    omega = L / I_u,   L = sum_k ((p_k - a) x J_k) . u,
+
+where I_u is the whole moving set's moment of inertia about that edge, and it
+tips over when its kinetic energy L^2 / (2 I_u) reaches the lift of its centre of
+mass over the edge, M g (|z_perp| |r| - z_perp . r) (r: the centre of mass from the
+edge across the axis, z_perp: vertical across the axis).  It shifts when the impulse
+along its support plane exceeds what friction can take from the impulse into it.
+
+Units: metres, kilograms, seconds, newtons.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely.geometry as sg
+
+from balance3d.physics.statics import cross, tangents
+
+
+@dataclass(frozen=True)
+class RigidBody:
+    """A body of the struck structure: ``mass`` kg, centre of mass ``com`` (3,) m,
+    ``inertia`` (3, 3) kg m^2 about its centre of mass in world axes."""
+
+    mass: float
+    com: np.ndarray
+    inertia: np.ndarray
+
+
+def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray,
+               friction: float, impulses: list[tuple[np.ndarray, np.ndarray]],
+               gravity: float) -> bool:
+    """Whether ``impulses`` ((point (3,) m, impulse (3,) N s) pairs) overturn or
+    shift the rigid set ``bodies`` (struck structure and landing bodies) standing on
+    ``supports`` ((k, 3) m contact points, pushed along unit ``normal`` (3,), with
+    Coulomb ``friction``), gravity ``gravity`` m/s^2 along -z (module docstring).
+    A support of fewer than three points that do not span an area, or a centre of
+    mass already beyond the support, is overturned."""
+    total = sum((j for _, j in impulses), np.zeros(3))
+    into = -float(total @ normal)
+    along = float(np.linalg.norm(total + into * normal))
+    if along > friction * max(into, 0.0):
+        return True
+    frame = np.stack(tangents(normal))
+    flat = (supports - supports[0]) @ frame.T
+    hull = sg.MultiPoint(flat).convex_hull
+    if not isinstance(hull, sg.Polygon):
+        return True
+    mass = sum(b.mass for b in bodies)
+    com = sum(b.mass * b.com for b in bodies) / mass
+    inside = supports[0] + np.asarray(hull.centroid.coords[0]) @ frame
+    up = np.array([0.0, 0.0, 1.0])
+    # every edge of the support at once: from a, along unit u, which turning by +u
+    # about lifts the support's inside
+    a = np.asarray(hull.exterior.coords)[:-1] @ frame + supports[0]
+    u = np.roll(a, -1, axis=0) - a
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    u *= np.where(cross(u, inside - a) @ normal < 0.0, -1.0, 1.0)[:, None]
+
+    def across(v: np.ndarray) -> np.ndarray:
+        """(E, 3): ``v`` ((E, 3) or (3,)) less its part along each edge."""
+        return v - np.einsum("ij,ij->i", np.broadcast_to(v, u.shape), u)[:, None] * u
+
+    r = across(com - a)
+    vertical = across(up)
+    if np.any(np.einsum("ij,ij->i", cross(r, -mass * gravity * up), u) >= 0.0):
+        return True                    # gravity itself turns it over an edge
+    moment = sum(np.einsum("ij,ij->i", cross(p - a, j), u) for p, j in impulses)
+    masses = np.array([b.mass for b in bodies])
+    arms = np.array([b.com for b in bodies])[None, :, :] - a[:, None, :]     # (E, B, 3)
+    arms -= np.einsum("ebk,ek->eb", arms, u)[:, :, None] * u[:, None, :]
+    inertia = (np.einsum("ei,bij,ej->e", u, np.array([b.inertia for b in bodies]), u)
+               + np.einsum("ebk,ebk,b->e", arms, arms, masses))
+    lift = (np.linalg.norm(vertical, axis=1) * np.linalg.norm(r, axis=1)
+            - np.einsum("ij,ij->i", vertical, r))
+    energy = np.where(moment > 0.0, moment, 0.0) ** 2 / (2.0 * inertia)
+    return bool(np.any(energy >= mass * gravity * lift))
