@@ -277,6 +277,31 @@ def test_a_drop_that_would_overlap_a_block_at_release_is_refused(monkeypatch):
     assert "overlap" in refused(state, drop(state, "6u-1", -0.15))
 
 
+def test_is_legal_creates_moves_and_removes_no_body(monkeypatch):
+    """The legality check asks the World without changing it: no pybullet body is
+    created, moved or removed, legal or not, and the body ids stay as they were."""
+    import pybullet
+
+    state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, hands=[[6, 1], [6, 6, 1]])
+    state.stage([drop(state, "6u-2", 0.25, yaw=ACROSS), drop(state, "6u-3", -0.15)])
+    world = state.world
+    count, ids = world.client.getNumBodies(), [world.body_id(n) for n in world.names]
+    calls = []
+    for function in ("createMultiBody", "removeBody", "resetBasePositionAndOrientation",
+                     "resetBaseVelocity"):
+        original = getattr(pybullet, function)
+        monkeypatch.setattr(pybullet, function, lambda *a, _f=original, _n=function, **k:
+                            calls.append(_n) or _f(*a, **k))
+    assert state.is_legal(drop(state, "1u-1", -0.25)) == (True, "")
+    occupied = world.pose("6u-3")
+    monkeypatch.setattr("balance3d.games.tilted.drops.release_pose",
+                        lambda world, part, action: (tuple(occupied[0]), tuple(occupied[1])))
+    assert "overlap" in refused(state, drop(state, "6u-1", -0.15))
+    assert calls == []
+    assert world.client.getNumBodies() == count
+    assert [world.body_id(n) for n in world.names] == ids
+
+
 def test_a_drop_over_a_thin_upright_block_is_released_above_it():
     # A 6u block dropped across a 1u-wide upright block lands on it, not through it.
     state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, hands=[[6], [6, 6, 1]])
