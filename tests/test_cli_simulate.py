@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import balance3d
-from balance3d import cli
+from balance3d import bots, cli
 from balance3d import play as playing
 from balance3d import record as rec
 
@@ -187,6 +187,27 @@ def test_simulate_rejects_bad_bot_lists(capsys):
     assert "--bots names 2 bots for 3 players" in capsys.readouterr().err
     assert cli.main(["simulate", "tilted", "--bots", "random,genius"]) == 2
     assert "unknown bot 'genius'" in capsys.readouterr().err
+
+
+class TowerOnlyBot:
+    """A registered bot that plays another game only."""
+
+    name = "tower-only"
+    games = ("tower",)
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.seed, self.seat = seed, seat
+
+
+def test_simulate_refuses_a_bot_that_does_not_play_the_game(capsys, monkeypatch):
+    monkeypatch.setitem(bots.REGISTRY, "tower-only", f"{__name__}:TowerOnlyBot")
+    played = []
+    monkeypatch.setattr(playing, "play", lambda *a, **k: played.append(a))
+    assert cli.main(["simulate", "tilted", "--bots", "random,tower-only"]) == 2
+    assert capsys.readouterr().err == ("balance3d simulate: error: --bots tower-only: does "
+                                       "not play tilted (bots that play it: planner, "
+                                       "random)\n")
+    assert played == []
 
 
 def test_golden_record_replays_byte_for_byte(capsys):

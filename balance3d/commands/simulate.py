@@ -33,9 +33,9 @@ from typing import Any
 
 from balance3d import play as playing
 from balance3d import record as rec
-from balance3d.bots import bot_names, make_bot
+from balance3d.bots import bot_names, make_bot, plays
 from balance3d.commands import CommandError, report
-from balance3d.games import State, game_names, get_game, new_game
+from balance3d.games import Game, State, game_names, get_game, new_game
 from balance3d.games.base import RecordError
 from balance3d.scene import list_scenes, load_scene
 
@@ -70,14 +70,20 @@ def add_parser(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def _bot_names(text: str | None, players: int | None) -> list[str]:
-    """Bot name per seat from ``--bots`` text (one name fills every seat)."""
+def _bot_names(text: str | None, players: int | None, game: Game) -> list[str]:
+    """Bot name per seat from ``--bots`` text (one name fills every seat); each must
+    be a registered bot that plays ``game`` (one the game lists, and that says it
+    plays it)."""
     if text is None:
         return []
     names = [n.strip() for n in text.split(",")]
     for n in names:
         if n not in bot_names():
             raise CommandError(f"unknown bot {n!r} (known: {', '.join(bot_names())})")
+        if n not in game.bots or not plays(n, game.name):
+            fit = [b for b in game.bots if plays(b, game.name)]
+            raise CommandError(f"--bots {n}: does not play {game.name} (bots that play it: "
+                               f"{', '.join(fit)})")
     if len(names) == 1 and players is not None:
         names = names * players
     if players is not None and len(names) != players:
@@ -156,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"{origin} {players}: {args.game} ({variant}) plays with "
                            f"{_or(counts)} player(s)")
     bots_text = args.bots if (args.bots is not None or args.script is not None) else game.default_bot
-    names = _bot_names(bots_text, players)
+    names = _bot_names(bots_text, players, game)
     if players is None:
         players = len(names) if len(names) > 1 else (2 if 2 in counts else counts[0])
         if players not in counts:
