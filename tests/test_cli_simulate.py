@@ -27,6 +27,7 @@ import balance3d
 from balance3d import bots, cli
 from balance3d import play as playing
 from balance3d import record as rec
+from balance3d.commands import simulate
 
 GOLDEN = Path(__file__).parent / "golden" / "tilted_solo_random_seed3.json"
 GAME = ["simulate", "tilted", "--players", "2", "--bots", "random", "--seed", "5"]
@@ -172,14 +173,45 @@ def test_simulate_keeps_a_different_record_unless_forced(game_record, tmp_path, 
         assert cli.main(other) == 2
     assert played == []  # refused before the game is played
     err = capsys.readouterr().err
+    basic = balance3d.load_scene("tilted").digest[:12]
+    solo = balance3d.load_scene("tilted-solo").digest[:12]
     assert err == (f"balance3d simulate: error: --record {path}: holds another game "
-                   f"(tilted (basic), seed 5, players Player 1 [random], Player 2 [random]), "
-                   f"not this one (tilted (solo), seed 3, players Player 1 [random]); it is "
+                   f"(tilted (basic), scene tilted {basic}, seed 5, players Player 1 "
+                   f"[random], Player 2 [random]), not this one (tilted (solo), scene "
+                   f"tilted-solo {solo}, seed 3, players Player 1 [random]); it is "
                    f"kept: pass --force to replace it\n")
     assert path.read_bytes() == game_record.read_bytes()
     assert cli.main(other + ["--force"]) == 0
     assert json.loads(path.read_text())["variant"] == "solo"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("other-solo", ""),                                   # another name, same content
+    ("tilted-solo", "[rules]\nbuy_cost = 4\n"),          # the same name, other content
+])
+def test_simulate_refuses_a_record_of_the_same_game_in_another_scene_before_setup(
+        tmp_path, capsys, monkeypatch, name, text):
+    path = tmp_path / "solo.json"
+    solo = ["simulate", "tilted", "--variant", "solo", "--bots", "random", "--seed", "3",
+            "--quiet", "--record", str(path)]
+    path.write_bytes(GOLDEN.read_bytes())
+    bundled = balance3d.load_scene("tilted-solo").path
+    (tmp_path / "mine.toml").write_text(
+        f'[scene]\nextends = "{bundled.as_posix()}"\nname = "{name}"\n{text}')
+    mine = balance3d.load_scene(tmp_path / "mine.toml")
+    assert mine.variant == "solo" and (mine.name, mine.digest) != (
+        json.loads(GOLDEN.read_text())["scene"]["name"],
+        json.loads(GOLDEN.read_text())["scene"]["digest"])
+    started = []
+    monkeypatch.setattr(simulate, "new_game", lambda *a, **k: started.append(a))
+    assert cli.main(solo + ["--scene", str(tmp_path / "mine.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"balance3d simulate: error: --record {path}: holds another game "
+                          f"(tilted (solo), scene tilted-solo ")
+    assert f"not this one (tilted (solo), scene {name} {mine.digest[:12]}, seed 3" in err
+    assert err.count("\n") == 1 and started == []        # refused before the game's setup
+    assert path.read_bytes() == GOLDEN.read_bytes()
 
 
 def test_simulate_rejects_bad_bot_lists(capsys):

@@ -15,10 +15,10 @@ if given, play on to the end, else the game stops where the script ends and the
 run says whose move it waits for.  When the script is a record, its player count,
 variant and seed are the defaults.
 
-The arguments and the ``--record`` target are checked before the game is played: a
-folder, a missing or unwritable folder, or an existing file that is not a record of
-the same game, variant, seed and players is refused at once (``--force`` replaces
-such a file).  The record is written atomically; an existing file is kept unless it
+The arguments and the ``--record`` target are checked before the game is set up:
+a folder, a missing or unwritable folder, or an existing file that is not a record
+of the same game, variant, scene (name and content digest), seed and players is
+refused at once (``--force`` replaces such a file).  The record is written atomically; an existing file is kept unless it
 already holds the very same bytes (then it is left as is) or ``--force`` is given.
 The summary ends with the result: who won and why, who went out and when, and what
 the ranking follows when it is not the order of the scores.
@@ -35,7 +35,7 @@ from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import bot_names, make_bot, plays
 from balance3d.commands import CommandError, report
-from balance3d.games import Game, State, game_names, get_game, new_game
+from balance3d.games import Game, Player, game_names, get_game, new_game
 from balance3d.games.base import RecordError
 from balance3d.scene import list_scenes, load_scene
 
@@ -108,14 +108,19 @@ def _check_record_path(path: Path) -> None:
         raise CommandError(f"--record {path}: folder {folder} is not writable")
 
 
-def _game_line(game: str, variant: str, seed: int, players: list[dict[str, Any]]) -> str:
-    seats = ", ".join(rec.player_label(p) for p in players)
-    return f"{game} ({variant}), seed {seed}, players {seats}"
+def _game_line(game: dict[str, Any]) -> str:
+    """``tilted (basic), scene tilted 1a2b3c4d5e6f, seed 5, players Player 1 [random],
+    ...`` for a record's ``game``, ``variant``, ``scene``, ``seed`` and ``players``."""
+    seats = ", ".join(rec.player_label(p) for p in game["players"])
+    return (f"{game['game']} ({game['variant']}), scene {game['scene']['name']} "
+            f"{game['scene']['digest'][:12]}, seed {game['seed']}, players {seats}")
 
 
-def _check_existing_record(path: Path, state: State) -> None:
-    """Refuse, before the game is played, an existing ``--record`` file that is not
-    a record of this game, variant, seed and players (``--force`` replaces it)."""
+def _check_existing_record(path: Path, mine: dict[str, Any]) -> None:
+    """Refuse, before the game is set up and played, an existing ``--record`` file
+    that is not a record of this game, variant, scene (name and digest), seed and
+    players, given as ``mine`` (the record's fields of those names; ``--force``
+    replaces it)."""
     keep = "it is kept: pass --force to replace it"
     try:
         old = rec.parse_record(rec.read_json(path))
@@ -124,12 +129,11 @@ def _check_existing_record(path: Path, state: State) -> None:
         text = text[len(str(path)) + 2:] if text.startswith(f"{path}: ") else text
         raise CommandError(f"--record {path}: exists and is not a record this balance3d "
                            f"reads ({text}); {keep}") from None
-    players = [dataclasses.asdict(p) for p in state.players]
-    theirs = _game_line(old.game, old.variant, old.seed, old.data["players"])
-    mine = _game_line(state.name, state.variant, state.seed, players)
+    theirs = {key: old.data[key] for key in mine}
+    theirs["scene"] = {key: old.data["scene"][key] for key in ("name", "digest")}
     if theirs != mine:
-        raise CommandError(f"--record {path}: holds another game ({theirs}), not this one "
-                           f"({mine}); {keep}")
+        raise CommandError(f"--record {path}: holds another game ({_game_line(theirs)}), not "
+                           f"this one ({_game_line(mine)}); {keep}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -170,14 +174,20 @@ def run(args: argparse.Namespace) -> int:
                                f"with {_or(counts)} player(s)")
         names = names * players if len(names) == 1 else names
 
+    scene = scene if scene is not None else load_scene(game.scene_name(variant))
+    seats = [Player(seat, f"Player {seat + 1}", names[seat] if names else None)
+             for seat in range(players)]
+    if record_path is not None and record_path.exists() and not args.force:
+        _check_existing_record(record_path, {
+            "game": game.name, "variant": variant, "seed": seed,
+            "scene": {"name": scene.name, "digest": scene.digest},
+            "players": [dataclasses.asdict(p) for p in seats]})
+
     scene_file = None
     if args.scene is not None and (Path(args.scene).suffix == ".toml"
                                    or Path(args.scene).exists()):
         scene_file = args.scene
-    state = new_game(args.game, players=players, seed=seed, scene=scene,
-                     variant=variant, bots=names or None)
-    if record_path is not None and record_path.exists() and not args.force:
-        _check_existing_record(record_path, state)
+    state = new_game(args.game, players=seats, seed=seed, scene=scene, variant=variant)
     bots = [make_bot(n, seed, seat) for seat, n in enumerate(names)]
     recorder = rec.Recorder(state, scene_file)
     players_json = [{"name": p.name, "bot": p.bot} for p in state.players]
