@@ -13,7 +13,12 @@ Examples::
 record whose turns' actions are taken), each shown as ``[script]``; then the bots,
 if given, play on to the end, else the game stops where the script ends and the
 run says whose move it waits for.  When the script is a record, its player count,
-variant and seed are the defaults.
+variant and seed are the defaults.  An action dict is written as a record's turns
+hold it: ``{"type": "drop", "piece": "2u-1", "x": 0.1, "y": 0.0, "height": 0.01}``
+(world x and y of the block's centre and its clearance at release, in metres,
+above the high side: the setup line says which end the beam rests on; optional
+``yaw`` in radians and ``pose``: flat, edge or upright),
+``{"type": "choose", "what": "buy", "value": false}`` or ``{"type": "pass"}``.
 
 The arguments and the ``--record`` target are checked before the game is set up:
 a folder, a missing or unwritable folder, or an existing file that is not a record
@@ -28,25 +33,33 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import bot_names, make_bot, plays
-from balance3d.commands import CommandError, report
+from balance3d.commands import HELP_WIDTH, CommandError, help_texts, report
 from balance3d.games import Game, Player, game_names, get_game, new_game
 from balance3d.games.base import RecordError
-from balance3d.scene import list_scenes, load_scene
+from balance3d.scene import load_scene
 
 
 def add_parser(subparsers) -> None:
+    description, examples = help_texts(__doc__)
+    games = []
+    for name in game_names():
+        game = get_game(name)
+        variants = ", ".join(f"{v} (scene {game.scene_name(v)})" for v in game.variants)
+        games.append(textwrap.fill(
+            f"{name}: variants {variants}; bots {', '.join(game.bots)} (default "
+            f"{game.default_bot})", HELP_WIDTH, initial_indent="  ", subsequent_indent="    ",
+            break_on_hyphens=False))
     p = subparsers.add_parser(
         "simulate", help="play a game headless with bots or a script and record it",
-        description="Play a whole game headless (bots, or scripted actions), print a "
-                    "summary per turn and the result, and write the game record.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=f"bots: {', '.join(bot_names())}.  bundled scenes: {', '.join(list_scenes())}.")
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"{examples}\n\ngames:\n" + "\n".join(games))
     p.add_argument("game", choices=game_names(), help="game to play")
     p.add_argument("--players", type=int, metavar="N",
                    help="number of players (default: one per --bots name, else 2, or "
@@ -153,6 +166,10 @@ def run(args: argparse.Namespace) -> int:
     seed = 0 if seed is None else seed
     scene = load_scene(args.scene) if args.scene is not None else None
     game = get_game(args.game)
+    if scene is not None and scene.game != game.name:
+        bundled = ", ".join(game.scene_name(v) for v in game.variants)
+        raise CommandError(f"--scene {args.scene}: is a scene of {scene.game}, not of "
+                           f"{game.name} (bundled {game.name} scenes: {bundled})")
     known = game.variants
     variant = variant or (scene.variant if scene is not None else known[0])
     if variant not in known:
