@@ -153,7 +153,15 @@ def test_without_bots_the_run_says_whose_move_it_waits_for(game_record, tmp_path
     (["--players", "0", "--bots", "random"],
      "--players 0: tilted (basic) plays with 2, 3 or 4 player(s)"),
     (["--variant", "solo", "--players", "2"],
-     "--players 2: tilted (solo) plays with 1 player(s)"),
+     "--players 2: tilted (solo) plays with 1 player(s); 2 player(s) play --variant basic "
+     "or advanced"),
+    (["--players", "1"],
+     "--players 1: tilted (basic) plays with 2, 3 or 4 player(s); 1 player(s) play "
+     "--variant solo"),
+    (["--variant", "solo", "--bots", "planner,random"],
+     "--bots names 2 bots: tilted (solo) plays with 1 player(s); 2 player(s) play "
+     "--variant basic or advanced"),
+    (["--bots", "random,"], "--bots 'random,': a bot name is empty (give NAME[,NAME...])"),
     (["--bots", "random,random,random,random,random"],
      "--bots names 5 bots: tilted (basic) plays with 2, 3 or 4 player(s)"),
 ])

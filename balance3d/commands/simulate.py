@@ -23,8 +23,9 @@ above the high side: the setup line says which end the beam rests on; optional
 The arguments and the ``--record`` target are checked before the game is set up:
 a folder, a missing or unwritable folder, or an existing file that is not a record
 of the same game, variant, scene (name and content digest), seed and players is
-refused at once (``--force`` replaces such a file).  The record is written atomically; an existing file is kept unless it
-already holds the very same bytes (then it is left as is) or ``--force`` is given.
+refused at once (``--force`` replaces such a file).  The record is written
+atomically; an existing file is kept unless it already holds the very same bytes
+(then it is left as is) or ``--force`` is given.
 The summary ends with the result: who won and why, who went out and when, and what
 the ranking follows when it is not the order of the scores.
 """
@@ -91,6 +92,8 @@ def _bot_names(text: str | None, players: int | None, game: Game) -> list[str]:
         return []
     names = [n.strip() for n in text.split(",")]
     for n in names:
+        if not n:
+            raise CommandError(f"--bots {text!r}: a bot name is empty (give NAME[,NAME...])")
         if n not in bot_names():
             raise CommandError(f"unknown bot {n!r} (known: {', '.join(bot_names())})")
         if n not in game.bots or not plays(n, game.name):
@@ -108,6 +111,14 @@ def _or(values: tuple[int, ...] | list[str]) -> str:
     """``2, 3 or 4``."""
     words = [str(v) for v in values]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _counts_text(game: Game, variant: str, players: int) -> str:
+    """Why ``players`` cannot play ``variant`` of ``game``: the counts it takes, and
+    the variants that do take that many, if any."""
+    others = [v for v in game.variants if v != variant and players in game.player_counts(v)]
+    hint = f"; {players} player(s) play --variant {_or(others)}" if others else ""
+    return f"{game.name} ({variant}) plays with {_or(game.player_counts(variant))} player(s){hint}"
 
 
 def _check_record_path(path: Path) -> None:
@@ -180,15 +191,15 @@ def run(args: argparse.Namespace) -> int:
     counts = game.player_counts(variant)
     if players is not None and players not in counts:
         origin = "--players" if args.players is not None else f"{args.script}: players"
-        raise CommandError(f"{origin} {players}: {args.game} ({variant}) plays with "
-                           f"{_or(counts)} player(s)")
-    bots_text = args.bots if (args.bots is not None or args.script is not None) else game.default_bot
+        raise CommandError(f"{origin} {players}: {_counts_text(game, variant, players)}")
+    bots_text = (args.bots if args.bots is not None or args.script is not None
+                 else game.default_bot)
     names = _bot_names(bots_text, players, game)
     if players is None:
         players = len(names) if len(names) > 1 else (2 if 2 in counts else counts[0])
         if players not in counts:
-            raise CommandError(f"--bots names {players} bots: {args.game} ({variant}) plays "
-                               f"with {_or(counts)} player(s)")
+            raise CommandError(f"--bots names {players} bots: "
+                               f"{_counts_text(game, variant, players)}")
         names = names * players if len(names) == 1 else names
 
     scene = scene if scene is not None else load_scene(game.scene_name(variant))
