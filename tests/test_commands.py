@@ -277,3 +277,13 @@ def test_simulate_refuses_a_scene_of_another_game_in_one_line(capsys):
     assert capsys.readouterr().err == (
         "balance3d simulate: error: --scene tower: is a scene of tower, not of tilted "
         "(bundled tilted scenes: tilted, tilted-solo, tilted-advanced)\n")
+
+
+@pytest.mark.parametrize("words", [("scene", "list"), ("scene", "show"), ("models", "export"),
+                                   ("simulate",), ("replay",)])
+def test_every_command_a_user_runs_says_what_it_does_in_its_help(words):
+    text = _help(*words)
+    usage, description = text.split("\n\n")[:2]
+    assert usage.startswith(f"usage: balance3d {' '.join(words)} ")
+    assert not description.startswith(("positional arguments:", "options:"))
+    assert len(description.split()) >= 8
