@@ -23,7 +23,8 @@ COMMANDS = {
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="balance3d", description="Physics simulator for balance and stacking table games.")
+        prog="balance3d", description="Physics simulator for balance and stacking table games.",
+        epilog="Run 'balance3d COMMAND --help' for what a command does and its options.")
     parser.add_argument("--version", action="version", version=f"balance3d {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

@@ -282,6 +282,7 @@ def test_simulate_refuses_a_scene_of_another_game_in_one_line(capsys):
 @pytest.mark.parametrize("words", [("scene", "list"), ("scene", "show"), ("models", "export"),
                                    ("simulate",), ("replay",)])
 def test_every_command_a_user_runs_says_what_it_does_in_its_help(words):
+    assert "'balance3d COMMAND --help'" in cli.build_parser().format_help()
     text = _help(*words)
     usage, description = text.split("\n\n")[:2]
     assert usage.startswith(f"usage: balance3d {' '.join(words)} ")
