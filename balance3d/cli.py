@@ -10,6 +10,7 @@ import sys
 
 from balance3d import __version__
 from balance3d.commands import CommandError
+from balance3d.fields import line_break, short
 
 #: Sub-command name -> module in balance3d.commands.
 COMMANDS = {
@@ -22,7 +23,8 @@ COMMANDS = {
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="balance3d", description="Physics simulator for balance and stacking table games.")
+        prog="balance3d", description="Physics simulator for balance and stacking table games.",
+        epilog="Run 'balance3d COMMAND --help' for what a command does and its options.")
     parser.add_argument("--version", action="version", version=f"balance3d {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -41,6 +43,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def check_arguments(argv: list[str]) -> None:
+    """Refuse, naming it, the first argument that is not one line of printable text
+    (a newline or another control character in a name or path would break every
+    message and summary line that shows it)."""
+    for i, arg in enumerate(argv):
+        bad = line_break(arg)
+        if bad is not None:
+            option = argv[i - 1] if i and argv[i - 1].startswith("--") else ""
+            where = f"{option} {short(arg)}" if option else f"argument {short(arg)}"
+            raise CommandError(f"{where}: must be one line of printable text "
+                               f"(character {bad})")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (0 ok, 1 a check failed, 2 bad input)."""
     from balance3d.games.base import GameError
@@ -48,8 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     from balance3d.scene import SceneError
 
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     try:
+        check_arguments(argv)
         status = int(args.run(args) or 0)
         sys.stdout.flush()
         return status

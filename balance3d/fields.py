@@ -1,8 +1,9 @@
 """One validator for the fields of JSON and TOML values: actions, records, saved
 states and the rule values of scenes.
 
-A :class:`Spec` names a field, the types it may hold, whether it is required and
-the lowest value it may take; :func:`check` checks one value against a spec and
+A :class:`Spec` names a field, the types it may hold, whether it is required, the
+lowest value it may take and whether a string must be one line of printable text;
+:func:`check` checks one value against a spec and
 :func:`check_object` an object against a tuple of specs.  Both raise
 :class:`FieldError`, whose message is one line naming where the value is and what is
 wrong (``turns[3].action.x: must be a number, got "left"``); callers turn it into
@@ -12,8 +13,16 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
+
+#: Unicode categories a one-line text may not hold: controls (Cc: newline, tab,
+#: escape ...), format characters (Cf: bidirectional overrides, zero-width marks),
+#: surrogates and private use (Cs, Co), line and paragraph separators (Zl, Zp).
+#: Any of them can break a name or a path over several lines or reorder the text
+#: printed around it.
+NOT_IN_LINE = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 #: How each accepted type is named in messages.
 TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false",
@@ -33,15 +42,17 @@ class FieldError(ValueError):
 class Spec:
     """A field: its ``name``, the type(s) it may hold (``float`` accepts whole
     numbers too and must be finite; ``bool`` is never an ``int``; ``object`` is any
-    value), whether it is ``required``, and the ``minimum`` a number may take
+    value), whether it is ``required``, the ``minimum`` a number may take
     (excluded itself when ``exclusive``: ``minimum=0, exclusive=True`` is
-    "positive")."""
+    "positive"), and whether a string must be one ``line`` of printable text (no
+    character of the :data:`NOT_IN_LINE` categories: names, identifiers, paths)."""
 
     name: str
     kind: type | tuple[type, ...]
     required: bool = True
     minimum: float | None = None
     exclusive: bool = False
+    line: bool = False
 
     @property
     def kinds(self) -> tuple[type, ...]:
@@ -61,6 +72,14 @@ def short(value: Any, limit: int = 60) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def line_break(text: str) -> str | None:
+    """The first character of ``text`` that has no place in one line of printable
+    text (one of the :data:`NOT_IN_LINE` categories), as ``U+000A``; None when there
+    is none."""
+    bad = next((c for c in text if unicodedata.category(c) in NOT_IN_LINE), None)
+    return None if bad is None else f"U+{ord(bad):04X}"
 
 
 def _fits(value: Any, kind: type) -> bool:
@@ -84,6 +103,9 @@ def check(value: Any, spec: Spec, where: str) -> Any:
         if value < low or (spec.exclusive and value == low):
             bound = f"> {low:g}" if spec.exclusive else f">= {low:g}"
             raise FieldError(where, f"must be {bound}, got {short(value)}")
+    if spec.line and kind is str and (bad := line_break(value)) is not None:
+        raise FieldError(where, f"must be one line of printable text, got {short(value)} "
+                                f"(character {bad})")
     return float(value) if kind is float else value
 
 

@@ -199,11 +199,14 @@ class Record:
 
 
 _NULL = type(None)
-_TOP = (Spec("balance3d", str), Spec("format", int), Spec("game", str), Spec("variant", str),
-        Spec("seed", int), Spec("scene", dict), Spec("players", list), Spec("setup", list),
-        Spec("turns", list), Spec("outcome", (dict, _NULL)))
-_SCENE = (Spec("name", str), Spec("digest", str), Spec("file", str, required=False))
-_PLAYER = (Spec("seat", int), Spec("name", str), Spec("bot", (str, _NULL)))
+_TOP = (Spec("balance3d", str, line=True), Spec("format", int), Spec("game", str, line=True),
+        Spec("variant", str, line=True), Spec("seed", int), Spec("scene", dict),
+        Spec("players", list), Spec("setup", list), Spec("turns", list),
+        Spec("outcome", (dict, _NULL)))
+_SCENE = (Spec("name", str, line=True), Spec("digest", str, line=True),
+          Spec("file", str, required=False, line=True))
+#: Names and bots are printed in summaries and messages: one line each.
+_PLAYER = (Spec("seat", int), Spec("name", str, line=True), Spec("bot", (str, _NULL), line=True))
 _TURN = (Spec("turn", int), Spec("player", (int, _NULL)), Spec("action", dict),
          Spec("verdict", dict), Spec("events", list))
 _EVENT = (Spec("turn", int), Spec("player", (int, _NULL)), Spec("kind", str), Spec("text", str),

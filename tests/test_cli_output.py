@@ -153,7 +153,15 @@ def test_without_bots_the_run_says_whose_move_it_waits_for(game_record, tmp_path
     (["--players", "0", "--bots", "random"],
      "--players 0: tilted (basic) plays with 2, 3 or 4 player(s)"),
     (["--variant", "solo", "--players", "2"],
-     "--players 2: tilted (solo) plays with 1 player(s)"),
+     "--players 2: tilted (solo) plays with 1 player(s); 2 player(s) play --variant basic "
+     "or advanced"),
+    (["--players", "1"],
+     "--players 1: tilted (basic) plays with 2, 3 or 4 player(s); 1 player(s) play "
+     "--variant solo"),
+    (["--variant", "solo", "--bots", "planner,random"],
+     "--bots names 2 bots: tilted (solo) plays with 1 player(s); 2 player(s) play "
+     "--variant basic or advanced"),
+    (["--bots", "random,"], "--bots 'random,': a bot name is empty (give NAME[,NAME...])"),
     (["--bots", "random,random,random,random,random"],
      "--bots names 5 bots: tilted (basic) plays with 2, 3 or 4 player(s)"),
 ])
@@ -257,3 +265,33 @@ def test_a_script_records_variant_and_player_count_are_checked_as_arguments_are(
     assert cli.main(["simulate", "tilted", "--script", str(script)]) == 2
     assert capsys.readouterr().err == f"balance3d simulate: error: {script}: {message}\n"
     assert no_play == []
+
+
+# ---------------------------------------------------------------------- one-line names
+def test_a_record_or_script_naming_a_player_over_two_lines_is_refused_in_one_line(
+        game_record, tmp_path, capsys, no_play):
+    data = json.loads(game_record.read_text())
+    data["players"][1]["name"] = "Player 2\nresult: Player 2 wins"
+    path = tmp_path / "forged.json"
+    path.write_text(rec.dumps(data))
+    reason = ('players[1].name: must be one line of printable text, got "Player 2\\nresult: '
+              'Player 2 wins" (character U+000A)')
+    assert cli.main(["replay", str(path)]) == 2
+    assert capsys.readouterr() == ("", f"balance3d replay: error: {path}: {reason}\n")
+    assert cli.main(["simulate", "tilted", "--script", str(path)]) == 2
+    assert capsys.readouterr() == ("", f"balance3d simulate: error: {path}: {reason}\n")
+    assert no_play == []
+
+
+@pytest.mark.parametrize("args, where, char", [
+    (["--record", "game\n.json"], '--record "game\\n.json"', "U+000A"),
+    (["--record=game\t.json"], 'argument "--record=game\\t.json"', "U+0009"),
+    (["--scene", "tilted\x1b[2J"], '--scene "tilted\\u001b[2J"', "U+001B"),
+])
+def test_a_command_line_argument_over_two_lines_is_refused_in_one_line(
+        args, where, char, tmp_path, capsys, no_play, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["simulate", "tilted"] + args) == 2
+    assert capsys.readouterr() == ("", f"balance3d simulate: error: {where}: must be one line "
+                                       f"of printable text (character {char})\n")
+    assert no_play == [] and list(tmp_path.iterdir()) == []

@@ -24,9 +24,10 @@ from pathlib import Path
 import pytest
 
 import balance3d
-from balance3d import cli
+from balance3d import bots, cli
 from balance3d import play as playing
 from balance3d import record as rec
+from balance3d.commands import simulate
 
 GOLDEN = Path(__file__).parent / "golden" / "tilted_solo_random_seed3.json"
 GAME = ["simulate", "tilted", "--players", "2", "--bots", "random", "--seed", "5"]
@@ -172,9 +173,12 @@ def test_simulate_keeps_a_different_record_unless_forced(game_record, tmp_path, 
         assert cli.main(other) == 2
     assert played == []  # refused before the game is played
     err = capsys.readouterr().err
+    basic = balance3d.load_scene("tilted").digest[:12]
+    solo = balance3d.load_scene("tilted-solo").digest[:12]
     assert err == (f"balance3d simulate: error: --record {path}: holds another game "
-                   f"(tilted (basic), seed 5, players Player 1 [random], Player 2 [random]), "
-                   f"not this one (tilted (solo), seed 3, players Player 1 [random]); it is "
+                   f"(tilted (basic), scene tilted {basic}, seed 5, players Player 1 "
+                   f"[random], Player 2 [random]), not this one (tilted (solo), scene "
+                   f"tilted-solo {solo}, seed 3, players Player 1 [random]); it is "
                    f"kept: pass --force to replace it\n")
     assert path.read_bytes() == game_record.read_bytes()
     assert cli.main(other + ["--force"]) == 0
@@ -182,11 +186,60 @@ def test_simulate_keeps_a_different_record_unless_forced(game_record, tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
+@pytest.mark.parametrize("name, text", [
+    ("other-solo", ""),                                   # another name, same content
+    ("tilted-solo", "[rules]\nbuy_cost = 4\n"),          # the same name, other content
+])
+def test_simulate_refuses_a_record_of_the_same_game_in_another_scene_before_setup(
+        tmp_path, capsys, monkeypatch, name, text):
+    path = tmp_path / "solo.json"
+    solo = ["simulate", "tilted", "--variant", "solo", "--bots", "random", "--seed", "3",
+            "--quiet", "--record", str(path)]
+    path.write_bytes(GOLDEN.read_bytes())
+    bundled = balance3d.load_scene("tilted-solo").path
+    (tmp_path / "mine.toml").write_text(
+        f'[scene]\nextends = "{bundled.as_posix()}"\nname = "{name}"\n{text}')
+    mine = balance3d.load_scene(tmp_path / "mine.toml")
+    assert mine.variant == "solo" and (mine.name, mine.digest) != (
+        json.loads(GOLDEN.read_text())["scene"]["name"],
+        json.loads(GOLDEN.read_text())["scene"]["digest"])
+    started = []
+    monkeypatch.setattr(simulate, "new_game", lambda *a, **k: started.append(a))
+    assert cli.main(solo + ["--scene", str(tmp_path / "mine.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"balance3d simulate: error: --record {path}: holds another game "
+                          f"(tilted (solo), scene tilted-solo ")
+    assert f"not this one (tilted (solo), scene {name} {mine.digest[:12]}, seed 3" in err
+    assert err.count("\n") == 1 and started == []        # refused before the game's setup
+    assert path.read_bytes() == GOLDEN.read_bytes()
+
+
 def test_simulate_rejects_bad_bot_lists(capsys):
     assert cli.main(["simulate", "tilted", "--players", "3", "--bots", "random,planner"]) == 2
     assert "--bots names 2 bots for 3 players" in capsys.readouterr().err
     assert cli.main(["simulate", "tilted", "--bots", "random,genius"]) == 2
     assert "unknown bot 'genius'" in capsys.readouterr().err
+
+
+class TowerOnlyBot:
+    """A registered bot that plays another game only."""
+
+    name = "tower-only"
+    games = ("tower",)
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.seed, self.seat = seed, seat
+
+
+def test_simulate_refuses_a_bot_that_does_not_play_the_game(capsys, monkeypatch):
+    monkeypatch.setitem(bots.REGISTRY, "tower-only", f"{__name__}:TowerOnlyBot")
+    played = []
+    monkeypatch.setattr(playing, "play", lambda *a, **k: played.append(a))
+    assert cli.main(["simulate", "tilted", "--bots", "random,tower-only"]) == 2
+    assert capsys.readouterr().err == ("balance3d simulate: error: --bots tower-only: does "
+                                       "not play tilted (bots that play it: planner, "
+                                       "random)\n")
+    assert played == []
 
 
 def test_golden_record_replays_byte_for_byte(capsys):

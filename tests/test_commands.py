@@ -224,3 +224,67 @@ def test_plain_turns_rest_into_help_text():
     from balance3d.commands import plain
     assert plain("``a b`` and :meth:`~x.Y.summary` or :class:`Scene`") == \
         "'a b' and summary or Scene"
+
+
+def _help(*words: str) -> str:
+    """The help text of the sub-command ``words`` ("simulate", ...)."""
+    parser = cli.build_parser()
+    for word in words:
+        sub = next(a for a in parser._actions if isinstance(a.choices, dict))
+        parser = sub.choices[word]
+    return parser.format_help()
+
+
+def test_simulate_and_replay_help_show_their_examples_and_wrap_whole_words():
+    from balance3d.commands import replay, simulate
+    for command, module in (("simulate", simulate), ("replay", replay)):
+        text = _help(command)
+        doc = module.__doc__
+        block = doc[doc.index("Examples::") + len("Examples::"):].split("\n\n")[1]
+        shown = text[text.index("examples:\n") + len("examples:\n"):].splitlines()
+        lines = [line.strip() for line in block.splitlines()]
+        assert [line.strip() for line in shown[:len(lines)]] == lines
+        assert all(line.startswith(f"balance3d {command} ") for line in lines
+                   if not line.startswith("--"))
+        description = text[text.index("\n\n") + 2:text.index("positional arguments:")]
+        assert max(len(line) for line in description.splitlines()) <= 79
+    assert "'--ignore-scene-change'" in _help("replay")       # not broken at a hyphen
+
+
+def test_simulate_help_names_each_game_with_its_variants_scenes_and_bots():
+    text = " ".join(_help("simulate").split("games:\n")[1].split())
+    assert text == ("tilted: variants basic (scene tilted), solo (scene tilted-solo), "
+                    "advanced (scene tilted-advanced); bots planner, random (default planner)")
+    for name in ("tilted", "tilted-solo", "tilted-advanced"):
+        assert load_scene(name).game == "tilted"
+
+
+def test_the_action_dict_simulate_help_shows_is_a_legal_first_drop_of_its_example_seed(
+        tmp_path, capsys):
+    text = " ".join(_help("simulate").split())
+    start = text.index("'{\"type\": \"drop\"")
+    action = json.loads(text[start + 1:text.index("}'", start) + 1])
+    script = tmp_path / "actions.json"
+    script.write_text(json.dumps([action]))
+    assert cli.main(["simulate", "tilted", "--script", str(script), "--seed", "7",
+                     "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("game not finished after 1 actions: it waits for")
+
+
+def test_simulate_refuses_a_scene_of_another_game_in_one_line(capsys):
+    assert cli.main(["simulate", "tilted", "--scene", "tower"]) == 2
+    assert capsys.readouterr().err == (
+        "balance3d simulate: error: --scene tower: is a scene of tower, not of tilted "
+        "(bundled tilted scenes: tilted, tilted-solo, tilted-advanced)\n")
+
+
+@pytest.mark.parametrize("words", [("scene", "list"), ("scene", "show"), ("models", "export"),
+                                   ("simulate",), ("replay",)])
+def test_every_command_a_user_runs_says_what_it_does_in_its_help(words):
+    assert "'balance3d COMMAND --help'" in cli.build_parser().format_help()
+    text = _help(*words)
+    usage, description = text.split("\n\n")[:2]
+    assert usage.startswith(f"usage: balance3d {' '.join(words)} ")
+    assert not description.startswith(("positional arguments:", "options:"))
+    assert len(description.split()) >= 8

@@ -18,6 +18,10 @@ from balance3d.fields import FieldError, Spec, check, check_object
     (0, Spec("n", int, minimum=0, exclusive=True), "x: must be > 0, got 0"),
     (-0.5, Spec("n", float, minimum=0), "x: must be >= 0, got -0.5"),
     ("a" * 100, Spec("n", int), 'x: must be an integer, got "' + "a" * 56 + "..."),
+    ("A\nB", Spec("n", str, line=True),
+     'x: must be one line of printable text, got "A\\nB" (character U+000A)'),
+    ("A\u202eB", Spec("n", (str, type(None)), line=True),
+     'x: must be one line of printable text, got "A\\u202eB" (character U+202E)'),
 ])
 def test_check_refuses_with_one_line_naming_where(value, spec, message):
     with pytest.raises(FieldError) as err:
@@ -33,6 +37,8 @@ def test_check_accepts_and_converts_whole_numbers_for_numbers():
     assert check(None, Spec("n", (int, type(None))), "x") is None
     assert check({"any": 1}, Spec("n", object), "x") == {"any": 1}
     assert check(False, Spec("n", bool), "x") is False
+    assert check("A\nB", Spec("n", str), "x") == "A\nB"          # only line=True refuses
+    assert check("Zo\u00eb", Spec("n", str, line=True), "x") == "Zo\u00eb"
 
 
 def test_check_object_names_unknown_and_missing_fields_and_nested_paths():

@@ -67,6 +67,17 @@ def test_parse_minimal_record_gives_players_and_actions():
     (lambda r: r["players"][1].update(seat=0), "players[1].seat: must be 1"),
     (lambda r: r.update(format=rec.FORMAT + 1), "format: record format"),
     (lambda r: r.update(format=1), "format: record format 1 (balance3d 0.1.0) is older"),
+    (lambda r: r["players"][0].update(name="Ann\nwins"),
+     'players[0].name: must be one line of printable text, got "Ann\\nwins" '
+     "(character U+000A)"),
+    (lambda r: r["players"][1].update(name="Bob\x1b[2J"),
+     "players[1].name: must be one line of printable text"),
+    (lambda r: r["players"][1].update(name="Bob\u2028"),
+     "players[1].name: must be one line of printable text"),
+    (lambda r: r["players"][1].update(bot="random\r"),
+     "players[1].bot: must be one line of printable text"),
+    (lambda r: r["scene"].update(name="tilted\n"), "scene.name: must be one line"),
+    (lambda r: r.update(variant="basic\t"), "variant: must be one line"),
 ])
 def test_malformed_record_names_field_and_place(edit, message):
     data = _minimal()
@@ -74,6 +85,12 @@ def test_malformed_record_names_field_and_place(edit, message):
     with pytest.raises(RecordError) as err:
         rec.parse_record(data)
     assert str(err.value).startswith(message)
+
+
+def test_names_in_any_script_but_one_line_of_printable_text_are_kept():
+    data = _minimal()
+    data["players"][0]["name"] = "Zo\u00eb \u738b \u2014 seat 1"
+    assert rec.parse_record(data).players[0].name == "Zo\u00eb \u738b \u2014 seat 1"
 
 
 def test_load_record_names_the_file_and_json_position(tmp_path):

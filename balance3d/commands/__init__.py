@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import re
+import textwrap
+
+#: characters, width of the paragraphs :func:`help_texts` fills.
+HELP_WIDTH = 79
 
 #: A reST role with its target, as docstrings write them: :class:`~a.b.C`.
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
@@ -19,3 +23,23 @@ def plain(text: str) -> str:
     single quotes, :role:`targets` as their last name, no other reST markup."""
     text = _ROLE.sub(lambda m: m.group(1).rsplit(".", 1)[-1], text)
     return text.replace("``", "'")
+
+
+def help_texts(doc: str) -> tuple[str, str]:
+    """A command module's docstring as ``(description, examples)`` for a parser
+    with :class:`argparse.RawDescriptionHelpFormatter`: its paragraphs as plain
+    text filled to :data:`HELP_WIDTH` columns, and the indented block after
+    ``Examples::`` under an ``examples:`` heading, its lines kept as written
+    ("" when there is none)."""
+    paragraphs = textwrap.dedent(doc).strip().split("\n\n")
+    text: list[str] = []
+    examples = ""
+    for i, paragraph in enumerate(paragraphs):
+        if paragraph.strip() == "Examples::":
+            continue
+        if i and paragraphs[i - 1].strip() == "Examples::":
+            examples = "examples:\n" + textwrap.indent(textwrap.dedent(paragraph), "  ")
+            continue
+        text.append(textwrap.fill(plain(" ".join(paragraph.split())), HELP_WIDTH,
+                                  break_long_words=False, break_on_hyphens=False))
+    return "\n\n".join(text), examples

@@ -20,11 +20,13 @@ DEFAULT_OUT = "models-export"
 
 def add_parser(subparsers) -> None:
     """Register ``models export``."""
+    description = plain(__doc__.split("\n\n")[1])
     parser = subparsers.add_parser("models", help="export the parts' meshes",
-                                   description=plain(__doc__.split("\n\n")[1]))
+                                   description=description)
     sub = parser.add_subparsers(dest="models_command", metavar="ACTION")
     sub.required = True
-    export = sub.add_parser("export", help="write every part's mesh (design frame, metres)")
+    export = sub.add_parser("export", help="write every part's mesh (design frame, metres)",
+                            description=description)
     export.add_argument("--format", choices=FORMATS, default="obj",
                         help="mesh file format (default: obj)")
     export.add_argument("--out", type=Path, default=Path(DEFAULT_OUT),

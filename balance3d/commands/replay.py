@@ -22,16 +22,15 @@ from pathlib import Path
 
 from balance3d import play as playing
 from balance3d import record as rec
-from balance3d.commands import report
+from balance3d.commands import help_texts, report
 
 
 def add_parser(subparsers) -> None:
+    description, examples = help_texts(__doc__)
     p = subparsers.add_parser(
         "replay", help="replay a game record; --verify checks it plays the same",
-        description="Replay a game record (same game, variant, seed, scene and actions) "
-                    "and print its summary.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="exit status: 0 ok, 1 --verify found a difference, 2 bad record or scene")
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples)
     p.add_argument("record", metavar="FILE", help="record written by 'balance3d simulate'")
     p.add_argument("--verify", action="store_true",
                    help="exit 1 if any verdict, event or the outcome differs from the record")

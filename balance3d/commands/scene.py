@@ -44,9 +44,15 @@ def add_parser(subparsers) -> None:
                                    description=plain(__doc__.split("\n\n")[1]))
     sub = parser.add_subparsers(dest="scene_command", metavar="ACTION")
     sub.required = True
-    listing = sub.add_parser("list", help="bundled scenes with game, variant and description")
+    listing = sub.add_parser("list", help="bundled scenes with game, variant and description",
+                             description="Print every bundled scene with its game, variant, "
+                                         "body count and description.")
     listing.set_defaults(run=run)
-    show = sub.add_parser("show", help="the resolved scene: bodies, parts, physics, rules")
+    show = sub.add_parser("show", help="the resolved scene: bodies, parts, physics, rules",
+                          description="Print the resolved scene (after 'extends'): physics "
+                                      "settings with their units, materials, parts with their "
+                                      "dimensions and masses, every body with its part, mass "
+                                      "and start pose, and the game's rules.")
     show.add_argument("scene", metavar="NAME|PATH", help="bundled scene name or .toml file")
     show.add_argument("--json", action="store_true", help="print the summary as JSON")
     show.set_defaults(run=run)

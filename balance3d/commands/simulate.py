@@ -13,13 +13,19 @@ Examples::
 record whose turns' actions are taken), each shown as ``[script]``; then the bots,
 if given, play on to the end, else the game stops where the script ends and the
 run says whose move it waits for.  When the script is a record, its player count,
-variant and seed are the defaults.
+variant and seed are the defaults.  An action dict is written as a record's turns
+hold it: ``{"type": "drop", "piece": "2u-1", "x": 0.1, "y": 0.0, "height": 0.01}``
+(world x and y of the block's centre and its clearance at release, in metres,
+above the high side: the setup line says which end the beam rests on; optional
+``yaw`` in radians and ``pose``: flat, edge or upright),
+``{"type": "choose", "what": "buy", "value": false}`` or ``{"type": "pass"}``.
 
-The arguments and the ``--record`` target are checked before the game is played: a
-folder, a missing or unwritable folder, or an existing file that is not a record of
-the same game, variant, seed and players is refused at once (``--force`` replaces
-such a file).  The record is written atomically; an existing file is kept unless it
-already holds the very same bytes (then it is left as is) or ``--force`` is given.
+The arguments and the ``--record`` target are checked before the game is set up:
+a folder, a missing or unwritable folder, or an existing file that is not a record
+of the same game, variant, scene (name and content digest), seed and players is
+refused at once (``--force`` replaces such a file).  The record is written
+atomically; an existing file is kept unless it already holds the very same bytes
+(then it is left as is) or ``--force`` is given.
 The summary ends with the result: who won and why, who went out and when, and what
 the ranking follows when it is not the order of the scores.
 """
@@ -28,25 +34,33 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from balance3d import play as playing
 from balance3d import record as rec
-from balance3d.bots import bot_names, make_bot
-from balance3d.commands import CommandError, report
-from balance3d.games import State, game_names, get_game, new_game
+from balance3d.bots import bot_names, make_bot, plays
+from balance3d.commands import HELP_WIDTH, CommandError, help_texts, report
+from balance3d.games import Game, Player, game_names, get_game, new_game
 from balance3d.games.base import RecordError
-from balance3d.scene import list_scenes, load_scene
+from balance3d.scene import load_scene
 
 
 def add_parser(subparsers) -> None:
+    description, examples = help_texts(__doc__)
+    games = []
+    for name in game_names():
+        game = get_game(name)
+        variants = ", ".join(f"{v} (scene {game.scene_name(v)})" for v in game.variants)
+        games.append(textwrap.fill(
+            f"{name}: variants {variants}; bots {', '.join(game.bots)} (default "
+            f"{game.default_bot})", HELP_WIDTH, initial_indent="  ", subsequent_indent="    ",
+            break_on_hyphens=False))
     p = subparsers.add_parser(
         "simulate", help="play a game headless with bots or a script and record it",
-        description="Play a whole game headless (bots, or scripted actions), print a "
-                    "summary per turn and the result, and write the game record.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=f"bots: {', '.join(bot_names())}.  bundled scenes: {', '.join(list_scenes())}.")
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"{examples}\n\ngames:\n" + "\n".join(games))
     p.add_argument("game", choices=game_names(), help="game to play")
     p.add_argument("--players", type=int, metavar="N",
                    help="number of players (default: one per --bots name, else 2, or "
@@ -70,14 +84,22 @@ def add_parser(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def _bot_names(text: str | None, players: int | None) -> list[str]:
-    """Bot name per seat from ``--bots`` text (one name fills every seat)."""
+def _bot_names(text: str | None, players: int | None, game: Game) -> list[str]:
+    """Bot name per seat from ``--bots`` text (one name fills every seat); each must
+    be a registered bot that plays ``game`` (one the game lists, and that says it
+    plays it)."""
     if text is None:
         return []
     names = [n.strip() for n in text.split(",")]
     for n in names:
+        if not n:
+            raise CommandError(f"--bots {text!r}: a bot name is empty (give NAME[,NAME...])")
         if n not in bot_names():
             raise CommandError(f"unknown bot {n!r} (known: {', '.join(bot_names())})")
+        if n not in game.bots or not plays(n, game.name):
+            fit = [b for b in game.bots if plays(b, game.name)]
+            raise CommandError(f"--bots {n}: does not play {game.name} (bots that play it: "
+                               f"{', '.join(fit)})")
     if len(names) == 1 and players is not None:
         names = names * players
     if players is not None and len(names) != players:
@@ -91,6 +113,14 @@ def _or(values: tuple[int, ...] | list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
+def _counts_text(game: Game, variant: str, players: int) -> str:
+    """Why ``players`` cannot play ``variant`` of ``game``: the counts it takes, and
+    the variants that do take that many, if any."""
+    others = [v for v in game.variants if v != variant and players in game.player_counts(v)]
+    hint = f"; {players} player(s) play --variant {_or(others)}" if others else ""
+    return f"{game.name} ({variant}) plays with {_or(game.player_counts(variant))} player(s){hint}"
+
+
 def _check_record_path(path: Path) -> None:
     """Refuse at once a ``--record`` path the record could not be written to."""
     if path.is_dir():
@@ -102,14 +132,19 @@ def _check_record_path(path: Path) -> None:
         raise CommandError(f"--record {path}: folder {folder} is not writable")
 
 
-def _game_line(game: str, variant: str, seed: int, players: list[dict[str, Any]]) -> str:
-    seats = ", ".join(rec.player_label(p) for p in players)
-    return f"{game} ({variant}), seed {seed}, players {seats}"
+def _game_line(game: dict[str, Any]) -> str:
+    """``tilted (basic), scene tilted 1a2b3c4d5e6f, seed 5, players Player 1 [random],
+    ...`` for a record's ``game``, ``variant``, ``scene``, ``seed`` and ``players``."""
+    seats = ", ".join(rec.player_label(p) for p in game["players"])
+    return (f"{game['game']} ({game['variant']}), scene {game['scene']['name']} "
+            f"{game['scene']['digest'][:12]}, seed {game['seed']}, players {seats}")
 
 
-def _check_existing_record(path: Path, state: State) -> None:
-    """Refuse, before the game is played, an existing ``--record`` file that is not
-    a record of this game, variant, seed and players (``--force`` replaces it)."""
+def _check_existing_record(path: Path, mine: dict[str, Any]) -> None:
+    """Refuse, before the game is set up and played, an existing ``--record`` file
+    that is not a record of this game, variant, scene (name and digest), seed and
+    players, given as ``mine`` (the record's fields of those names; ``--force``
+    replaces it)."""
     keep = "it is kept: pass --force to replace it"
     try:
         old = rec.parse_record(rec.read_json(path))
@@ -118,12 +153,11 @@ def _check_existing_record(path: Path, state: State) -> None:
         text = text[len(str(path)) + 2:] if text.startswith(f"{path}: ") else text
         raise CommandError(f"--record {path}: exists and is not a record this balance3d "
                            f"reads ({text}); {keep}") from None
-    players = [dataclasses.asdict(p) for p in state.players]
-    theirs = _game_line(old.game, old.variant, old.seed, old.data["players"])
-    mine = _game_line(state.name, state.variant, state.seed, players)
+    theirs = {key: old.data[key] for key in mine}
+    theirs["scene"] = {key: old.data["scene"][key] for key in ("name", "digest")}
     if theirs != mine:
-        raise CommandError(f"--record {path}: holds another game ({theirs}), not this one "
-                           f"({mine}); {keep}")
+        raise CommandError(f"--record {path}: holds another game ({_game_line(theirs)}), not "
+                           f"this one ({_game_line(mine)}); {keep}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,6 +177,10 @@ def run(args: argparse.Namespace) -> int:
     seed = 0 if seed is None else seed
     scene = load_scene(args.scene) if args.scene is not None else None
     game = get_game(args.game)
+    if scene is not None and scene.game != game.name:
+        bundled = ", ".join(game.scene_name(v) for v in game.variants)
+        raise CommandError(f"--scene {args.scene}: is a scene of {scene.game}, not of "
+                           f"{game.name} (bundled {game.name} scenes: {bundled})")
     known = game.variants
     variant = variant or (scene.variant if scene is not None else known[0])
     if variant not in known:
@@ -153,25 +191,31 @@ def run(args: argparse.Namespace) -> int:
     counts = game.player_counts(variant)
     if players is not None and players not in counts:
         origin = "--players" if args.players is not None else f"{args.script}: players"
-        raise CommandError(f"{origin} {players}: {args.game} ({variant}) plays with "
-                           f"{_or(counts)} player(s)")
-    bots_text = args.bots if (args.bots is not None or args.script is not None) else game.default_bot
-    names = _bot_names(bots_text, players)
+        raise CommandError(f"{origin} {players}: {_counts_text(game, variant, players)}")
+    bots_text = (args.bots if args.bots is not None or args.script is not None
+                 else game.default_bot)
+    names = _bot_names(bots_text, players, game)
     if players is None:
         players = len(names) if len(names) > 1 else (2 if 2 in counts else counts[0])
         if players not in counts:
-            raise CommandError(f"--bots names {players} bots: {args.game} ({variant}) plays "
-                               f"with {_or(counts)} player(s)")
+            raise CommandError(f"--bots names {players} bots: "
+                               f"{_counts_text(game, variant, players)}")
         names = names * players if len(names) == 1 else names
+
+    scene = scene if scene is not None else load_scene(game.scene_name(variant))
+    seats = [Player(seat, f"Player {seat + 1}", names[seat] if names else None)
+             for seat in range(players)]
+    if record_path is not None and record_path.exists() and not args.force:
+        _check_existing_record(record_path, {
+            "game": game.name, "variant": variant, "seed": seed,
+            "scene": {"name": scene.name, "digest": scene.digest},
+            "players": [dataclasses.asdict(p) for p in seats]})
 
     scene_file = None
     if args.scene is not None and (Path(args.scene).suffix == ".toml"
                                    or Path(args.scene).exists()):
         scene_file = args.scene
-    state = new_game(args.game, players=players, seed=seed, scene=scene,
-                     variant=variant, bots=names or None)
-    if record_path is not None and record_path.exists() and not args.force:
-        _check_existing_record(record_path, state)
+    state = new_game(args.game, players=seats, seed=seed, scene=scene, variant=variant)
     bots = [make_bot(n, seed, seat) for seat, n in enumerate(names)]
     recorder = rec.Recorder(state, scene_file)
     players_json = [{"name": p.name, "bot": p.bot} for p in state.players]

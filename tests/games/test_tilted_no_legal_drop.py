@@ -14,9 +14,11 @@ import json
 import pytest
 
 from balance3d.bots import make_bot
+from balance3d.commands.report import describe_outcome
 from balance3d.games import Choose, Drop, load_state
 from balance3d.games.tilted import TiltedState
 from balance3d.games.tilted.judge import BeamFrame
+from balance3d.record import Recorder
 from balance3d.scene import body_pose
 
 COVER = {"6u-2": (0.075, -0.0125), "6u-3": (0.225, -0.0125),
@@ -102,3 +104,18 @@ def test_random_bots_play_such_a_game_to_its_end(variant, hands):
     assert state.is_over and state.outcome is not None
     assert {e.data["reason"] for e in state.events if e.kind == "eliminated"} \
         == {"no_legal_drop"}
+
+
+def test_a_solo_game_ended_by_no_legal_drop_says_so_and_the_result_shows_why():
+    state = covered([[1, 2]], "solo")
+    recorder = Recorder(state)
+    recorder.apply(Choose("buy", False))
+    assert state.is_over
+    out = [e for e in state.events if e.kind == "eliminated"]
+    assert [(e.player, e.data["reason"]) for e in out] == [(0, "no_legal_drop")]
+    assert state.hand(0) == ["1u-1", "2u-1"]               # blocks held, none droppable
+    assert state.outcome.termination == "no_legal_drop"
+    assert state.outcome.scores == (5.0,) and state.outcome.ranks == (1,)
+    lines = describe_outcome(recorder.record())
+    assert lines == ["result (no_legal_drop):", "  Player 1 [human] scores 5 coins",
+                     f"  after turn {out[0].turn}: Player 1 has no legal drop and is out"]

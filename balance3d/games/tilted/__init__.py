@@ -106,6 +106,10 @@ End
     is left (they win, even without blocks); ranks follow the elimination order.
     Solo: the game ends when the player has no block, or no legal drop, at the start
     of a turn; score = coins.
+    The "eliminated" event's ``reason`` says why a player is out: ``"no_block"`` or
+    ``"no_legal_drop"``.  The outcome's termination: ``"last_player"`` (basic,
+    advanced); solo ``"no_blocks"`` (the player has no block left) or
+    ``"no_legal_drop"`` (the player holds blocks, none of which can be dropped).
 Advanced
     A round: every player still in plays steps 1-2 once, from the round's starter
     clockwise.  Then the round's last player rolls and offers a block of that length

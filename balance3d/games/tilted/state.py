@@ -261,7 +261,9 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
             return None
         n = len(self.players)
         if self.variant == "solo":
-            return Outcome("no_blocks", tuple(float(c) for c in self._coins), (1,))
+            # a solo game ends only when its player is out at the start of a turn
+            ending = "no_blocks" if not self._hands[0] else "no_legal_drop"
+            return Outcome(ending, tuple(float(c) for c in self._coins), (1,))
         ranks = [1] * n
         for i, seat in enumerate(self._eliminated):
             ranks[seat] = n - i
