@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from balance3d import __version__
+from balance3d.fields import line_break
 from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
                                      IllegalActionError, Pass, Place, action_from_dict,
                                      action_to_dict, action_type)
@@ -51,6 +52,13 @@ class Player:
     seat: int
     name: str
     bot: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or line_break(self.name) is not None:
+            where = "not a string" if not isinstance(self.name, str) else \
+                f"character {line_break(self.name)}"
+            raise GameError(f"player {self.seat}: the name must be one line of printable "
+                            f"text, got {self.name!r} ({where})")
 
 
 @dataclass(frozen=True)
@@ -348,7 +356,7 @@ class State(ABC):
             return state
         except RecordError:
             raise
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, GameError) as exc:
             raise RecordError(f"saved {cls.game.name} state is malformed: "
                               f"{type(exc).__name__}: {exc}") from None
 
