@@ -39,10 +39,12 @@ Welded bodies still report contacts: the patches found when they were welded, wi
 the forces of the latest statics solution (a welded stack's normal forces still add
 up to its weight).
 
-The welds are not part of a snapshot: a World restored from one starts with every
-body awake, and bodies released at rest are welded before the first step where their
-statics hold.  So a snapshot (or its poses and velocities saved anywhere) always
-continues the same way, whatever was welded when it was taken.
+A snapshot keeps the welds (:class:`WeldState`: the welded bodies and the stored
+contacts of their pairs, with their forces), and a World restored from it welds
+the same bodies again at once, solving no statics: restoring a table of resting
+towers costs little more than building its bodies.  A snapshot without welds (or
+with bodies awake) is welded from scratch: bodies released at rest are welded
+before the first step where their statics hold.
 """
 from __future__ import annotations
 
@@ -84,6 +86,42 @@ class WeldContact:
     normal: tuple[float, float, float]
     force: tuple[float, float, float]
     distance: float = 0.0
+
+
+@dataclass(frozen=True)
+class WeldState:
+    """What a snapshot keeps of the welds: the ``welded`` body names (creation order)
+    and the stored ``contacts`` of welded pairs (each pair's contacts together, the
+    pairs in the order they were stored), enough to weld the same bodies again with
+    the same contact patches and forces and no statics solved.  Empty: nothing
+    welded (a restore then welds what rests, from scratch)."""
+
+    welded: tuple[str, ...] = ()
+    contacts: tuple[WeldContact, ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (floats kept exactly: JSON writes their shortest repr)."""
+        return {"welded": list(self.welded), "contacts": [
+            {"body_a": ct.body_a, "body_b": ct.body_b, "position": list(ct.position),
+             "normal": list(ct.normal), "force": list(ct.force), "distance": ct.distance}
+            for ct in self.contacts]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "WeldState":
+        """Inverse of :meth:`to_dict`; a :class:`ValueError` (or the ``KeyError`` /
+        ``TypeError`` of a missing or mistyped field) on malformed data."""
+        def vector(values, field: str) -> tuple[float, float, float]:
+            out = tuple(float(v) for v in values)
+            if len(out) != 3 or not all(math.isfinite(v) for v in out):
+                raise ValueError(f"welds contact {field} must be 3 finite numbers")
+            return out
+
+        contacts = tuple(
+            WeldContact(str(ct["body_a"]), str(ct["body_b"]), vector(ct["position"], "position"),
+                        vector(ct["normal"], "normal"), vector(ct["force"], "force"),
+                        float(ct["distance"]))
+            for ct in data["contacts"])
+        return cls(tuple(str(n) for n in data["welded"]), contacts)
 
 
 #: degrees: contact points of one pair whose normals are this close share a patch.
@@ -133,6 +171,28 @@ class Welds:
         self.touched.clear()
         self.carried.clear()
         self.dirty = False
+
+    def state(self) -> WeldState:
+        """The welded bodies and their stored contacts, for a snapshot."""
+        return WeldState(tuple(b.name for b in self.world.bodies() if b.welded),
+                         tuple(ct for contacts in self.pairs.values() for ct in contacts))
+
+    def restore(self, state: WeldState) -> None:
+        """Weld again, without solving statics, the bodies ``state`` names, and keep
+        its contacts (the World has just been rebuilt with every body of the
+        snapshot; a :class:`ValueError` names a body it lacks or that cannot be
+        welded)."""
+        bodies = {b.name: b for b in self.world.bodies()}
+        for name in state.welded:
+            if name not in bodies or bodies[name].static:
+                raise ValueError(f"welded body {name!r} is not a dynamic body of the world")
+        for ct in state.contacts:
+            for name in (ct.body_a, ct.body_b):
+                if name not in bodies:
+                    raise ValueError(f"a welded contact names {name!r}, not a body of the world")
+        self._weld(set(state.welded))
+        for ct in state.contacts:
+            self.pairs.setdefault(frozenset((ct.body_a, ct.body_b)), []).append(ct)
 
     def _order(self) -> dict[str, int]:
         """Body name -> creation index."""

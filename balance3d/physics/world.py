@@ -12,11 +12,15 @@ why and how.  A welded body is still a dynamic body of the World: it keeps its n
 :meth:`World.is_static` stays False, and its contacts are reported as usual.
 
 Determinism: the engine runs with deterministic overlapping pairs and no sleeping.
-:meth:`World.snapshot` captures every body's part, pose and velocity;
-:meth:`World.restore` rebuilds the engine from it (``resetSimulation`` and the bodies
-in their original order), so a restored world carries no contact cache and no welds
-from before (bodies at rest are welded again before the first step) and the same
-snapshot plus the same calls gives bit-identical poses, however often.
+:meth:`World.snapshot` captures every body's part, pose and velocity and the welds
+(:class:`~balance3d.physics.welding.WeldState`); :meth:`World.restore` rebuilds the
+engine from it (``resetSimulation`` and the bodies in their original order) and
+welds the same bodies again with their stored contacts, solving no statics.  A
+restored world carries no contact cache from before, and the same snapshot plus the
+same calls gives bit-identical poses, however often.  A snapshot without welds is
+welded from scratch: its bodies at rest where their statics hold, before the first
+step (a resting table restored either way runs on bit for bit alike: the engine sees
+only which bodies are welded).
 """
 from __future__ import annotations
 
@@ -36,7 +40,7 @@ from balance3d.meshes.part import Part
 from balance3d.meshes.shapes import Box, Cylinder, Sphere
 from balance3d.physics.hulls import hull_obj_path, shrink_hull
 from balance3d.physics.settings import PhysicsSettings
-from balance3d.physics.welding import Welds
+from balance3d.physics.welding import Welds, WeldState
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -127,10 +131,12 @@ class BodyState:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Immutable state of a World: its bodies in creation order and its clock (s)."""
+    """Immutable state of a World: its bodies in creation order, its clock (s) and
+    its welds (empty: a restore welds what rests from scratch)."""
 
     bodies: tuple[BodyState, ...]
     time: float
+    welds: WeldState = WeldState()
 
 
 def collision_shape_args(part: Part, settings: PhysicsSettings) -> dict:
@@ -762,7 +768,7 @@ class World:
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> Snapshot:
-        """Capture every body's part, pose and velocity, and the clock."""
+        """Capture every body's part, pose and velocity, the clock and the welds."""
         bodies = []
         for body in self._bodies.values():
             name = body.name
@@ -771,7 +777,7 @@ class World:
             bodies.append(BodyState(name, body.part, body.static,
                                     tuple(pos.tolist()), tuple(orn.tolist()),
                                     tuple(lin.tolist()), tuple(ang.tolist())))
-        return Snapshot(tuple(bodies), self.time)
+        return Snapshot(tuple(bodies), self.time, self._welds.state())
 
     def restore(self, snapshot: Snapshot) -> None:
         """Rebuild the engine from ``snapshot`` (see the module docstring)."""
@@ -783,6 +789,10 @@ class World:
             self.add(b.name, b.part, b.position, b.orientation, static=b.static,
                      linear_velocity=b.linear_velocity, angular_velocity=b.angular_velocity)
         self._steps = round(snapshot.time / self.settings.time_step)
+        try:
+            self._welds.restore(snapshot.welds)
+        except ValueError as exc:
+            raise WorldError(f"snapshot welds: {exc}") from None
 
     @classmethod
     def from_snapshot(cls, snapshot: Snapshot, settings: PhysicsSettings) -> "World":
