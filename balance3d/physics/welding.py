@@ -39,12 +39,16 @@ Welded bodies still report contacts: the patches found when they were welded, wi
 the forces of the latest statics solution (a welded stack's normal forces still add
 up to its weight).
 
-A snapshot keeps the welds (:class:`WeldState`: the welded bodies and the stored
-contacts of their pairs, with their forces), and a World restored from it welds
-the same bodies again at once, solving no statics: restoring a table of resting
-towers costs little more than building its bodies.  A snapshot without welds (or
-with bodies awake) is welded from scratch: bodies released at rest are welded
-before the first step where their statics hold.
+A snapshot of a World at rest, every dynamic body welded, keeps the welds
+(:class:`WeldState`: the welded bodies and the stored contacts of their pairs, with
+their forces), and a World restored from it welds the same bodies again at once,
+solving no statics: restoring a table of resting towers costs little more than
+building its bodies.  A snapshot with a body awake keeps none: the restored World
+welds from scratch, before the first step, the bodies released at rest whose
+statics hold and that touch no moving body.  Either way the restored World runs on
+as one welded from scratch: a body still moving would have kept the bodies it
+touches from being welded again, so carrying their welds would change what
+follows.
 """
 from __future__ import annotations
 
@@ -173,8 +177,14 @@ class Welds:
         self.dirty = False
 
     def state(self) -> WeldState:
-        """The welded bodies and their stored contacts, for a snapshot."""
-        return WeldState(tuple(b.name for b in self.world.bodies() if b.welded),
+        """For a snapshot: the welded bodies and their stored contacts when every
+        dynamic body is welded, else nothing (a body still awake keeps a World
+        welded from scratch from welding what touches it until it rests, so only a
+        World at rest can be welded again as it was)."""
+        bodies = [b for b in self.world.bodies() if not b.static]
+        if not bodies or not all(b.welded for b in bodies):
+            return WeldState()
+        return WeldState(tuple(b.name for b in bodies),
                          tuple(ct for contacts in self.pairs.values() for ct in contacts))
 
     def restore(self, state: WeldState) -> None:

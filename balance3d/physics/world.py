@@ -25,7 +25,7 @@ only which bodies are welded).
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
+from collections.abc import Generator, ValuesView
 from dataclasses import dataclass
 
 import numpy as np
@@ -272,7 +272,7 @@ class World:
         except KeyError:
             raise KeyError(f"no body named {name!r} in the world") from None
 
-    def bodies(self):
+    def bodies(self) -> ValuesView[Body]:
         """The World's body records in creation order (a live view: do not hold it
         across adding or removing bodies)."""
         return self._bodies.values()
