@@ -12,15 +12,15 @@ why and how.  A welded body is still a dynamic body of the World: it keeps its n
 :meth:`World.is_static` stays False, and its contacts are reported as usual.
 
 Determinism: the engine runs with deterministic overlapping pairs and no sleeping.
-:meth:`World.snapshot` captures every body's part, pose and velocity and the welds
+:meth:`World.snapshot` captures every body's part, pose and velocity, and, when
+every dynamic body is welded, the welds
 (:class:`~balance3d.physics.welding.WeldState`); :meth:`World.restore` rebuilds the
 engine from it (``resetSimulation`` and the bodies in their original order) and
 welds the same bodies again with their stored contacts, solving no statics.  A
-restored world carries no contact cache from before, and the same snapshot plus the
-same calls gives bit-identical poses, however often.  A snapshot without welds is
-welded from scratch: its bodies at rest where their statics hold, before the first
-step (a resting table restored either way runs on bit for bit alike: the engine sees
-only which bodies are welded).
+snapshot without welds is welded from scratch: its bodies released at rest, where
+their statics hold, before the first step.  Either way the restored world runs on
+alike (see :mod:`balance3d.physics.welding`), carries no contact cache from before,
+and the same snapshot plus the same calls gives bit-identical poses, however often.
 """
 from __future__ import annotations
 
