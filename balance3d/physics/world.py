@@ -784,7 +784,8 @@ class World:
         return Snapshot(tuple(bodies), self.time, self._welds.state())
 
     def restore(self, snapshot: Snapshot) -> None:
-        """Rebuild the engine from ``snapshot`` (see the module docstring)."""
+        """Rebuild the engine from ``snapshot`` (see the module docstring; with
+        ``weld`` off its welds are ignored)."""
         self._configure()
         self._bodies.clear()
         self._by_uid.clear()
@@ -793,6 +794,8 @@ class World:
             self.add(b.name, b.part, b.position, b.orientation, static=b.static,
                      linear_velocity=b.linear_velocity, angular_velocity=b.angular_velocity)
         self._steps = round(snapshot.time / self.settings.time_step)
+        if not self.settings.weld:
+            return      # a World without welding restores the bodies alone
         try:
             self._welds.restore(snapshot.welds)
         except ValueError as exc:

@@ -123,6 +123,14 @@ def test_restored_welds_run_on_bit_for_bit_as_welding_from_scratch(snapshot, lan
             "the hard landing wakes welded blocks"
 
 
+def test_a_world_without_welding_ignores_the_welds_of_a_snapshot(snapshot):
+    assert snapshot.welds.welded
+    world = World.from_snapshot(snapshot, SETTINGS.replace(weld=False))
+    assert world.welded_names == []
+    world.step()
+    assert world.welded_names == []
+
+
 def test_a_snapshot_with_a_body_awake_keeps_no_welds():
     """A moving body keeps a World welded from scratch from welding what it touches
     until it rests: carrying the welds of the others would change what follows."""
