@@ -6,8 +6,9 @@ terminal, returns, clone) and python-chess (``Outcome``, typed errors).
 A game is a :class:`~balance3d.games.game.Game` registered by name (see
 :mod:`balance3d.games`) whose ``state_class`` is a :class:`State` subclass.
 The state owns one :class:`~balance3d.physics.World` built from its scene.  Between
-turns the world is kept as a :class:`~balance3d.physics.world.Snapshot`; every
-physical action first rebuilds the engine from that snapshot (``World.restore``), so
+turns the world is kept as a :class:`~balance3d.physics.world.Snapshot` (bodies and
+welds); every physical action first rebuilds the engine from that snapshot
+(``World.restore``, which welds again what was welded without solving statics), so
 a state's future depends only on what :meth:`State.to_dict` holds: a saved, cloned
 or replayed state plays on bit for bit like the original.
 
@@ -36,6 +37,7 @@ from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
                                      action_to_dict, action_type)
 from balance3d.games.errors import GameError, RecordError
 from balance3d.games.turn import Turn, run_to_end
+from balance3d.physics.welding import WeldState
 from balance3d.physics.world import BodyState, Snapshot, World
 from balance3d.scene import Scene, load_scene
 
@@ -320,7 +322,8 @@ class State(ABC):
                 {"name": b.name, "part": b.part.name, "static": b.static,
                  "position": list(b.position), "orientation": list(b.orientation),
                  "linear_velocity": list(b.linear_velocity),
-                 "angular_velocity": list(b.angular_velocity)} for b in snap.bodies]},
+                 "angular_velocity": list(b.angular_velocity)} for b in snap.bodies],
+                "welds": snap.welds.to_dict()},
             "history": self.history,
             "events": [e.to_dict() for e in self.events],
             "game_state": self._state_dict(),
@@ -349,7 +352,15 @@ class State(ABC):
                 bodies.append(BodyState(b["name"], scene.parts[b["part"]], bool(b["static"]),
                                         tuple(b["position"]), tuple(b["orientation"]),
                                         tuple(b["linear_velocity"]), tuple(b["angular_velocity"])))
-            state._snapshot = Snapshot(tuple(bodies), float(data["world"]["time"]))
+            # a state saved without welds is welded from scratch when restored
+            welds = data["world"].get("welds")
+            welds = WeldState() if welds is None else WeldState.from_dict(welds)
+            names = {b.name for b in bodies}
+            for name in (*welds.welded, *(n for ct in welds.contacts
+                                          for n in (ct.body_a, ct.body_b))):
+                if name not in names:
+                    raise RecordError(f"saved welds name {name!r}, not a saved body")
+            state._snapshot = Snapshot(tuple(bodies), float(data["world"]["time"]), welds)
             state.history = list(data["history"])
             state.events = [Event(**e) for e in data["events"]]
             state._load_state_dict(data["game_state"])

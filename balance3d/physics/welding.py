@@ -39,10 +39,19 @@ Welded bodies still report contacts: the patches found when they were welded, wi
 the forces of the latest statics solution (a welded stack's normal forces still add
 up to its weight).
 
-The welds are not part of a snapshot: a World restored from one starts with every
-body awake, and bodies released at rest are welded before the first step where their
-statics hold.  So a snapshot (or its poses and velocities saved anywhere) always
-continues the same way, whatever was welded when it was taken.
+A snapshot of a World at rest, every dynamic body welded, keeps the welds
+(:class:`WeldState`: the welded bodies and the stored contacts of their pairs, with
+their forces), and a World restored from it welds the same bodies again at once,
+solving no statics: restoring a table of resting towers costs little more than
+building its bodies.  A snapshot with a body awake keeps none: the restored World
+welds from scratch, before the first step, the bodies released at rest whose
+statics hold and that touch no moving body (carrying the welds of the others
+would change what follows: a moving body keeps what it touches from being welded
+until it rests).  A World at rest welded from scratch normally welds the same
+bodies as its kept welds, and the engine sees only which bodies are welded, so the
+two run on alike: bit for bit in the tests and in the seeded games checked (their
+stored contact points and forces may differ in the last bits, which matters only
+where a later statics check or a reading of forces is on a knife edge).
 """
 from __future__ import annotations
 
@@ -55,19 +64,12 @@ from balance3d.meshes.part import Part
 from balance3d.physics.caches import cache
 from balance3d.physics.impacts import RigidBody, overturned
 from balance3d.physics.patches import contact_patch, piece_geometry, quat_matrix
-from balance3d.physics.quiet import quiet_output
 from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve_statics,
                                        tangents)
-
-with quiet_output():
-    import pybullet
 
 #: Steps of travel at a body's current speed within which a welded body counts as
 #: within reach and is woken before the step.
 REACH_STEPS = 2
-#: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
-#: AllFilter): what a woken body is re-added with.
-DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
 #: Contact patches each thread remembers (least recently used dropped first;
 #: :mod:`balance3d.physics.caches` switches and empties them), by
 #: the two parts, the settings, both poses and Bullet's points (their bits): every
@@ -93,6 +95,42 @@ class WeldContact:
     distance: float = 0.0
 
 
+@dataclass(frozen=True)
+class WeldState:
+    """What a snapshot keeps of the welds: the ``welded`` body names (creation order)
+    and the stored ``contacts`` of welded pairs (each pair's contacts together, the
+    pairs in the order they were stored), enough to weld the same bodies again with
+    the same contact patches and forces and no statics solved.  Empty: nothing
+    welded (a restore then welds what rests, from scratch)."""
+
+    welded: tuple[str, ...] = ()
+    contacts: tuple[WeldContact, ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (floats kept exactly: JSON writes their shortest repr)."""
+        return {"welded": list(self.welded), "contacts": [
+            {"body_a": ct.body_a, "body_b": ct.body_b, "position": list(ct.position),
+             "normal": list(ct.normal), "force": list(ct.force), "distance": ct.distance}
+            for ct in self.contacts]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "WeldState":
+        """Inverse of :meth:`to_dict`; a :class:`ValueError` (or the ``KeyError`` /
+        ``TypeError`` of a missing or mistyped field) on malformed data."""
+        def vector(values, field: str) -> tuple[float, float, float]:
+            out = tuple(float(v) for v in values)
+            if len(out) != 3 or not all(math.isfinite(v) for v in out):
+                raise ValueError(f"welds contact {field} must be 3 finite numbers")
+            return out
+
+        contacts = tuple(
+            WeldContact(str(ct["body_a"]), str(ct["body_b"]), vector(ct["position"], "position"),
+                        vector(ct["normal"], "normal"), vector(ct["force"], "force"),
+                        float(ct["distance"]))
+            for ct in data["contacts"])
+        return cls(tuple(str(n) for n in data["welded"]), contacts)
+
+
 #: degrees: contact points of one pair whose normals are this close share a patch.
 PATCH_NORMAL_ANGLE_DEG = 10.0
 
@@ -107,14 +145,17 @@ def _swap(p: tuple) -> tuple:
 
 class Welds:
     """The welding state of one World (see the module docstring).  It reads the
-    World's bodies and engine; the World calls :meth:`before_step` before every
-    step, :meth:`check` every ``rest_check_interval`` and before the first step after
-    a change (:attr:`dirty`), and :meth:`forget` / :meth:`wake` when it moves or
-    removes bodies."""
+    World's bodies and engine through the World's narrow interface (``body``,
+    ``bodies``, ``body_by_uid``, ``welded_set``, ``weld_body`` / ``unweld_body``,
+    ``engine_velocity``, ``engine_position``, ``contact_points``, ``closest_points``,
+    ``near``, ``force_scale``, ``pose``, ``time``, ``settings``); the World calls
+    :meth:`before_step` before every step, :meth:`check` every
+    ``rest_check_interval`` and before the first step after a change
+    (:attr:`dirty`), and :meth:`forget` / :meth:`wake` when it moves or removes
+    bodies."""
 
     def __init__(self, world) -> None:
         self.world = world
-        self.welded: set[str] = set()
         self.still_since: dict[str, float] = {}
         self.pairs: dict[frozenset, list[WeldContact]] = {}
         self.retry: dict[frozenset, float] = {}
@@ -124,8 +165,13 @@ class Welds:
         self._geometry: dict[int, tuple[Part, list, float]] = {}
 
     # ------------------------------------------------------------------ state
+    @property
+    def welded(self) -> set[str]:
+        """Names of the welded bodies (the World's live set; read only)."""
+        return self.world.welded_set
+
     def clear(self) -> None:
-        self.welded.clear()
+        """Forget every record (the World has just emptied its engine)."""
         self.still_since.clear()
         self.pairs.clear()
         self.retry.clear()
@@ -133,39 +179,45 @@ class Welds:
         self.carried.clear()
         self.dirty = False
 
+    def state(self) -> WeldState:
+        """For a snapshot: the welded bodies and their stored contacts when every
+        dynamic body is welded, else nothing (a body still awake keeps a World
+        welded from scratch from welding what touches it until it rests, so only a
+        World at rest can be welded again as it was)."""
+        bodies = [b for b in self.world.bodies() if not b.static]
+        if not bodies or not all(b.welded for b in bodies):
+            return WeldState()
+        return WeldState(tuple(b.name for b in bodies),
+                         tuple(ct for contacts in self.pairs.values() for ct in contacts))
+
+    def restore(self, state: WeldState) -> None:
+        """Weld again, without solving statics, the bodies ``state`` names, and keep
+        its contacts (the World has just been rebuilt with every body of the
+        snapshot; a :class:`ValueError` names a body it lacks or that cannot be
+        welded)."""
+        bodies = {b.name: b for b in self.world.bodies()}
+        for name in state.welded:
+            if name not in bodies or bodies[name].static:
+                raise ValueError(f"welded body {name!r} is not a dynamic body of the world")
+        for ct in state.contacts:
+            for name in (ct.body_a, ct.body_b):
+                if name not in bodies:
+                    raise ValueError(f"a welded contact names {name!r}, not a body of the world")
+        self._weld(set(state.welded))
+        for ct in state.contacts:
+            self.pairs.setdefault(frozenset((ct.body_a, ct.body_b)), []).append(ct)
+
     def _order(self) -> dict[str, int]:
-        return {n: i for i, n in enumerate(self.world._ids)}
+        """Body name -> creation index."""
+        return {b.name: b.index for b in self.world.bodies()}
 
-    # ------------------------------------------------------------------ engine
-    def _engine_weld(self, name: str) -> None:
-        w = self.world
-        body, client = w._ids[name], w._client
-        client.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
-        client.changeDynamics(body, -1, mass=0.0)
-        # asleep and static: Bullet skips its pairs with other static bodies
-        client.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP)
-
-    def _engine_unweld(self, name: str) -> None:
-        w = self.world
-        body, part, c, client = w._ids[name], w._parts[name], w.settings.length_scale, w._client
-        # mass and inertia in one call: given an inertia alone, pybullet zeroes the
-        # mass of a maximal-coordinate body
-        client.changeDynamics(body, -1, mass=part.mass,
-                              localInertiaDiagonal=[float(i) * c * c for i in part.inertia])
-        client.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_WAKE_UP)
-        client.changeDynamics(body, -1,
-                              activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
-        client.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
-        # Fresh contacts: re-adding the body to the broadphase (a dynamic body's
-        # default filter group and mask) drops its cached manifolds.  With them, Bullet
-        # held a woken beam whose statics had failed on the friction of the end that
-        # had to lift off, up to 3x the moment that tips it (README, "Physics settings").
-        client.setCollisionFilterGroupMask(body, -1, DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK)
+    def _part(self, name: str) -> Part:
+        return self.world.body(name).part
 
     # ------------------------------------------------------------------ geometry
     def _pieces(self, name: str) -> tuple[list, float]:
         """Convex pieces of body ``name`` (body frame) and its bounding radius, m."""
-        part = self.world._parts[name]
+        part = self._part(name)
         entry = self._geometry.get(id(part))
         if entry is None or entry[0] is not part:
             radius = float(np.linalg.norm(part.mesh.vertices, axis=1).max())
@@ -204,7 +256,7 @@ class Welds:
         patches = cache("patches", PATCH_CACHE_SIZE)
         if patches is None:
             return self._patch(a, b, points, pose_a, pose_b)
-        key = (w._parts[a], w._parts[b], c, tol, np.concatenate([*pose_a, *pose_b]).tobytes(),
+        key = (self._part(a), self._part(b), c, tol, np.concatenate([*pose_a, *pose_b]).tobytes(),
                np.array([[*p[5], *p[6], *p[7], p[8]] for p in points], float).tobytes())
         if key not in patches:
             patches.put(key, self._patch(a, b, points, pose_a, pose_b))
@@ -293,8 +345,7 @@ class Welds:
         woken = self.closure_up(set(names) & self.welded) & self.welded
         order = self._order()
         for name in sorted(woken, key=order.__getitem__):
-            self._engine_unweld(name)
-            self.welded.discard(name)
+            self.world.unweld_body(name)
             self.still_since[name] = self.world.time
         for pair in [p for p in self.pairs if p & woken]:
             del self.pairs[pair]
@@ -340,8 +391,7 @@ class Welds:
 
     def _weld(self, names: set[str]) -> None:
         for name in sorted(names, key=self._order().__getitem__):
-            self._engine_weld(name)
-            self.welded.add(name)
+            self.world.weld_body(name)
             self.still_since.pop(name, None)
         self.carried.clear()
 
@@ -355,39 +405,36 @@ class Welds:
         if not self.welded:
             return
         w = self.world
-        s, cid = w.settings, w._client._client
+        s = w.settings
         c = s.length_scale
         reach_time = REACH_STEPS * s.time_step
         hits: dict[frozenset, list] = {}
         impulses: dict[frozenset, tuple] = {}
-        for name, body in w._ids.items():
-            if w._static[name] or name in self.welded:
+        for record in w.bodies():
+            if record.static or record.welded:
                 continue
-            (vx, vy, vz), (ax, ay, az) = pybullet.getBaseVelocity(body, physicsClientId=cid)
+            name, body = record.name, record.uid
+            (vx, vy, vz), (ax, ay, az) = w.engine_velocity(body)
             speed = (math.sqrt(vx * vx + vy * vy + vz * vz) / c
                      + math.sqrt(ax * ax + ay * ay + az * az) * self._pieces(name)[1])
             if not speed >= s.wake_speed:
                 continue
             reach = (speed * reach_time + s.contact_distance) * c
-            lo, hi = pybullet.getAABB(body, physicsClientId=cid)
-            near = pybullet.getOverlappingObjects([v - reach for v in lo],
-                                                  [v + reach for v in hi],
-                                                  physicsClientId=cid) or ()
             centre = None
-            for uid in sorted({u for u, _ in near}):
-                other = w._names.get(uid)
-                if other not in self.welded:
+            for uid in w.near(body, reach):
+                target = w.body_by_uid(uid)
+                if target is None or not target.welded:
                     continue
-                points = pybullet.getClosestPoints(body, uid, reach, physicsClientId=cid)
+                other = target.name
+                points = w.closest_points(body, uid, reach)
                 if not points:
                     continue
                 if centre is None:
-                    centre = np.asarray(pybullet.getBasePositionAndOrientation(
-                        body, physicsClientId=cid)[0])
+                    centre = np.asarray(w.engine_position(body))
                     lin, ang = np.array((vx, vy, vz)), np.array((ax, ay, az))
-                    mass = w._parts[name].mass
-                restitution = (w._parts[name].material.restitution
-                               * w._parts[other].material.restitution)
+                    mass = record.part.mass
+                restitution = (record.part.material.restitution
+                               * target.part.material.restitution)
                 arriving = []
                 for p in points:
                     # approach speed of this point of the body towards the welded one
@@ -400,7 +447,7 @@ class Welds:
                     p, approach = arriving[0]
                     force = mass * approach * (1.0 + restitution) / s.time_step
                     hit = list(p)
-                    hit[9] = force / w._force_scale()     # engine units, as Bullet's
+                    hit[9] = force / w.force_scale()     # engine units, as Bullet's
                     hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
                     impulses[frozenset((name, other))] = (
                         name, other, centre / c, self._momentum(name, other, lin / c, p[7]))
@@ -440,11 +487,11 @@ class Welds:
         body towards the mover), the impact plastic but for the restitution of the
         pair: its part towards the welded body times one plus the restitution, and
         its part along the contact as far as their friction can pass it on."""
-        parts = self.world._parts
-        mass = parts[mover].mass
+        mover_part, welded_part = self._part(mover), self._part(welded)
+        mass = mover_part.mass
         n = np.asarray(normal, float) / np.linalg.norm(normal)
-        restitution = parts[mover].material.restitution * parts[welded].material.restitution
-        friction = parts[mover].material.friction * parts[welded].material.friction
+        restitution = mover_part.material.restitution * welded_part.material.restitution
+        friction = mover_part.material.friction * welded_part.material.friction
         towards = float(velocity @ n)
         push = mass * towards * (1.0 + restitution) * n
         along = mass * (velocity - towards * n)
@@ -481,8 +528,8 @@ class Welds:
                 if normal[2] >= limit:
                     points.append(ct.position)
                     normals.append(normal)
-                    friction = min(friction, w._parts[upper].material.friction
-                                   * w._parts[lower].material.friction)
+                    friction = min(friction, self._part(upper).material.friction
+                                   * self._part(lower).material.friction)
             if not points:
                 return solve
             for name in solve | set(acting):
@@ -500,7 +547,7 @@ class Welds:
 
     def _rigid(self, name: str) -> RigidBody:
         """Body ``name`` as a rigid body in world axes (for the impact check)."""
-        part = self.world._parts[name]
+        part = self._part(name)
         position, orientation = self.world.pose(name)
         rot = quat_matrix(orientation)
         return RigidBody(part.mass, np.asarray(position, float),
@@ -511,13 +558,15 @@ class Welds:
         an awake body."""
         w = self.world
         limit = w.settings.contact_distance * w.settings.length_scale
-        names = w._names
         pairs: dict[frozenset, list] = {}
-        for p in pybullet.getContactPoints(physicsClientId=w._client._client):
+        for p in w.contact_points():
             if p[8] > limit:
                 continue
-            a, b = names.get(p[1]), names.get(p[2])
-            if a is None or b is None or not (a in awake or b in awake):
+            body_a, body_b = w.body_by_uid(p[1]), w.body_by_uid(p[2])
+            if body_a is None or body_b is None:
+                continue
+            a, b = body_a.name, body_b.name
+            if not (a in awake or b in awake):
                 continue
             pairs.setdefault(frozenset((a, b)), []).append(p)
         return pairs
@@ -526,20 +575,16 @@ class Welds:
         """Closest points (within ``contact_distance``) of ``names`` with every body
         near them: which pairs touch, whether or not Bullet's manifolds have them."""
         w = self.world
-        c, cid = w.settings.length_scale, w._client._client
-        reach = w.settings.contact_distance * c
+        reach = w.settings.contact_distance * w.settings.length_scale
         pairs: dict[frozenset, list] = {}
         for name in sorted(names, key=self._order().__getitem__):
-            body = w._ids[name]
-            lo, hi = pybullet.getAABB(body, physicsClientId=cid)
-            near = pybullet.getOverlappingObjects([v - reach for v in lo],
-                                                  [v + reach for v in hi],
-                                                  physicsClientId=cid) or ()
-            for uid in sorted({u for u, _ in near}):
-                other = w._names.get(uid)
+            body = w.body(name).uid
+            for uid in w.near(body, reach):
+                found = w.body_by_uid(uid)
+                other = None if found is None else found.name
                 if other is None or other == name or frozenset((name, other)) in pairs:
                     continue
-                points = pybullet.getClosestPoints(body, uid, reach, physicsClientId=cid)
+                points = w.closest_points(body, uid, reach)
                 if points:
                     pairs[frozenset((name, other))] = list(points)
         return pairs
@@ -549,13 +594,12 @@ class Welds:
         whose statics hold, wake welded parts that cannot carry their loads."""
         w = self.world
         s = w.settings
-        c, cid = s.length_scale, w._client._client
+        c = s.length_scale
         now = w.time
         self.dirty = False
-        awake = {n for n in w._ids if not w._static[n] and n not in self.welded}
+        awake = {b.name for b in w.bodies() if not b.static and not b.welded}
         for name in awake:
-            (vx, vy, vz), (ax, ay, az) = pybullet.getBaseVelocity(w._ids[name],
-                                                                  physicsClientId=cid)
+            (vx, vy, vz), (ax, ay, az) = w.engine_velocity(w.body(name).uid)
             if (math.sqrt(vx * vx + vy * vy + vz * vz) / c < s.rest_linear_speed
                     and math.sqrt(ax * ax + ay * ay + az * az) < s.rest_angular_speed):
                 self.still_since.setdefault(name, now)
@@ -623,7 +667,7 @@ class Welds:
         """Connected groups of non-static bodies through ``live_pairs`` and stored
         pairs, in creation order."""
         w = self.world
-        parent = {n: n for n in w._ids if not w._static[n]}
+        parent = {b.name: b.name for b in w.bodies() if not b.static}
 
         def find(x):
             while parent[x] != x:
@@ -653,15 +697,15 @@ class Welds:
         order = self._order()
         names = sorted(solve, key=order.__getitem__)
         index = {n: i for i, n in enumerate(names)}
-        bodies = [StaticsBody(w._parts[n].mass, tuple(w.pose(n)[0])) for n in names]
+        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0])) for n in names]
         contacts: list[StaticsContact] = []
         records: list[tuple] = []
         limit = w.settings.support_min_normal_z
-        scale, c = w._force_scale(), w.settings.length_scale
+        scale, c = w.force_scale(), w.settings.length_scale
         pair_ids: dict[frozenset, int] = {}
 
         def add(a, b, position, normal, known=None, distance=0.0):
-            mu = w._parts[a].material.friction * w._parts[b].material.friction
+            mu = self._part(a).material.friction * self._part(b).material.friction
             pid = pair_ids.setdefault(frozenset((a, b)), len(pair_ids))
             contacts.append(StaticsContact(index[a], index.get(b, -1), tuple(position),
                                            tuple(normal), mu, pid, abs(normal[2]) >= limit,
@@ -683,9 +727,9 @@ class Welds:
             a, b = sorted(pair, key=order.__getitem__)
             if a not in solve:
                 a, b = b, a
-            points = [p if w._names[p[1]] == a else _swap(p) for p in live[pair]]
+            points = [p if w.body_by_uid(p[1]).name == a else _swap(p) for p in live[pair]]
             moving = b in loads_from or not (b in solve or b in rigid or b in self.welded
-                                             or w._static[b])
+                                             or w.body(b).static)
             if moving:
                 for p in points:
                     add(a, b, tuple(v / c for v in p[5]), p[7], p[9] * scale)
@@ -719,7 +763,7 @@ class Welds:
                                                               forces.tolist()):
             if ct.normal_force is not None:
                 continue
-            if not (w._static[b] or b in self.welded or b in solved):
+            if not (w.body(b).static or b in self.welded or b in solved):
                 continue
             keep.setdefault(frozenset((a, b)), []).append(
                 WeldContact(a, b, position, normal, tuple(f), distance))
@@ -795,7 +839,7 @@ class Welds:
                 if upper in found or upper not in among:
                     continue
                 # normal on body B towards body A: upward from ``below`` to ``upper``?
-                if any((p[7][2] if w._names[p[1]] == upper else -p[7][2]) >= limit
+                if any((p[7][2] if w.body_by_uid(p[1]).name == upper else -p[7][2]) >= limit
                        for p in points):
                     found.add(upper)
                     todo.append(upper)

@@ -12,16 +12,20 @@ why and how.  A welded body is still a dynamic body of the World: it keeps its n
 :meth:`World.is_static` stays False, and its contacts are reported as usual.
 
 Determinism: the engine runs with deterministic overlapping pairs and no sleeping.
-:meth:`World.snapshot` captures every body's part, pose and velocity;
-:meth:`World.restore` rebuilds the engine from it (``resetSimulation`` and the bodies
-in their original order), so a restored world carries no contact cache and no welds
-from before (bodies at rest are welded again before the first step) and the same
-snapshot plus the same calls gives bit-identical poses, however often.
+:meth:`World.snapshot` captures every body's part, pose and velocity, and, when
+every dynamic body is welded, the welds
+(:class:`~balance3d.physics.welding.WeldState`); :meth:`World.restore` rebuilds the
+engine from it (``resetSimulation`` and the bodies in their original order) and
+welds the same bodies again with their stored contacts, solving no statics.  A
+snapshot without welds is welded from scratch: its bodies released at rest, where
+their statics hold, before the first step.  Either way the restored world runs on
+alike (see :mod:`balance3d.physics.welding`), carries no contact cache from before,
+and the same snapshot plus the same calls gives bit-identical poses, however often.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
+from collections.abc import Generator, ValuesView
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,11 +40,14 @@ from balance3d.meshes.part import Part
 from balance3d.meshes.shapes import Box, Cylinder, Sphere
 from balance3d.physics.hulls import hull_obj_path, shrink_hull
 from balance3d.physics.settings import PhysicsSettings
-from balance3d.physics.welding import Welds
+from balance3d.physics.welding import Welds, WeldState
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 
+#: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
+#: AllFilter): what a woken welded body is re-added with.
+DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
 #: m: a penetration shallower than this is round-off (a face released exactly on
 #: another reads about -1e-18 m once scaled by ``length_scale``), not an overlap.
 OVERLAP_TOLERANCE = 1e-9
@@ -93,6 +100,22 @@ class SettleReport:
     timed_out: bool
 
 
+@dataclass(eq=False)
+class Body:
+    """The World's record of one body: its ``name``, engine id ``uid``, the ``part``
+    it was built from, whether it is ``static`` (fixed for good), whether it is
+    ``welded`` right now (fixed in the engine until disturbed, see
+    :mod:`balance3d.physics.welding`), and its creation ``index`` (bodies sort by it
+    in creation order).  Read it; only the World changes it."""
+
+    name: str
+    uid: int
+    part: Part
+    static: bool
+    index: int
+    welded: bool = False
+
+
 @dataclass(frozen=True)
 class BodyState:
     """A body as a snapshot keeps it: part, static flag, pose and velocity (SI)."""
@@ -108,10 +131,12 @@ class BodyState:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Immutable state of a World: its bodies in creation order and its clock (s)."""
+    """Immutable state of a World: its bodies in creation order, its clock (s) and
+    its welds (empty: a restore welds what rests from scratch)."""
 
     bodies: tuple[BodyState, ...]
     time: float
+    welds: WeldState = WeldState()
 
 
 def collision_shape_args(part: Part, settings: PhysicsSettings) -> dict:
@@ -180,10 +205,14 @@ class World:
         self.settings = settings or PhysicsSettings()
         with quiet_output():
             self._client = BulletClient(connection_mode=pybullet.GUI if gui else pybullet.DIRECT)
-        self._ids: dict[str, int] = {}
-        self._names: dict[int, str] = {}
-        self._parts: dict[str, Part] = {}
-        self._static: dict[str, bool] = {}
+        # No software-rendered copies of the bodies: nothing renders through pybullet's
+        # TinyRenderer, and building them made adding bodies (a restore adds every
+        # body again) about 15 % slower on the 96-piece Tower table.
+        self._client.configureDebugVisualizer(pybullet.COV_ENABLE_TINY_RENDERER, 0)
+        self._bodies: dict[str, Body] = {}
+        self._by_uid: dict[int, Body] = {}
+        self._welded: set[str] = set()
+        self._created = 0
         self._shape_cache: dict[int, tuple[Part, int]] = {}
         self._shape_args: dict[int, tuple[Part, dict]] = {}
         self._steps = 0
@@ -210,6 +239,7 @@ class World:
             splitImpulsePenetrationThreshold=s.split_impulse_penetration_threshold * c,
         )
         self._shape_cache.clear()
+        self._welded.clear()
         self._welds.clear()
 
     def close(self) -> None:
@@ -235,32 +265,43 @@ class World:
         """The underlying pybullet client (for renderers and benchmarks)."""
         return self._client
 
-    def body_id(self, name: str) -> int:
-        """pybullet's unique id of the body ``name``."""
+    def body(self, name: str) -> Body:
+        """The World's record of the body ``name``."""
         try:
-            return self._ids[name]
+            return self._bodies[name]
         except KeyError:
             raise KeyError(f"no body named {name!r} in the world") from None
+
+    def bodies(self) -> ValuesView[Body]:
+        """The World's body records in creation order (a live view: do not hold it
+        across adding or removing bodies)."""
+        return self._bodies.values()
+
+    def body_by_uid(self, uid: int) -> Body | None:
+        """The body whose engine id is ``uid``, or None when no body of the World has it."""
+        return self._by_uid.get(uid)
+
+    def body_id(self, name: str) -> int:
+        """pybullet's unique id of the body ``name``."""
+        return self.body(name).uid
 
     @property
     def names(self) -> list[str]:
         """Body names in creation order."""
-        return list(self._ids)
+        return list(self._bodies)
 
     @property
     def dynamic_names(self) -> list[str]:
         """Names of the bodies that move, in creation order."""
-        return [n for n in self._ids if not self._static[n]]
+        return [b.name for b in self._bodies.values() if not b.static]
 
     def part(self, name: str) -> Part:
         """The part the body ``name`` was built from."""
-        self.body_id(name)
-        return self._parts[name]
+        return self.body(name).part
 
     def is_static(self, name: str) -> bool:
         """True when the body ``name`` is fixed in place."""
-        self.body_id(name)
-        return self._static[name]
+        return self.body(name).static
 
     @property
     def time(self) -> float:
@@ -287,7 +328,7 @@ class World:
             angular_velocity: Vec3 = (0.0, 0.0, 0.0)) -> None:
         """Add body ``name`` built from ``part`` with its body frame at ``position``
         (m) and ``orientation``.  ``static`` defaults to ``part.static``."""
-        if name in self._ids:
+        if name in self._bodies:
             raise WorldError(f"a body named {name!r} is already in the world")
         static = part.static if static is None else static
         c = self.settings.length_scale
@@ -320,10 +361,10 @@ class World:
         client.changeDynamics(body, -1, **dynamics)
         if not static:
             client.resetBaseVelocity(body, [v * c for v in linear_velocity], list(angular_velocity))
-        self._ids[name] = body
-        self._names[body] = name
-        self._parts[name] = part
-        self._static[name] = static
+        record = Body(name, body, part, static, self._created)
+        self._created += 1
+        self._bodies[name] = record
+        self._by_uid[body] = record
         if not static:
             self._welds.added(name, not any(linear_velocity) and not any(angular_velocity))
 
@@ -332,7 +373,7 @@ class World:
         body = self.body_id(name)
         self._welds.forget(name)
         self._client.removeBody(body)
-        del self._ids[name], self._names[body], self._parts[name], self._static[name]
+        del self._bodies[name], self._by_uid[body]
 
     def overlapping(self, name: str) -> list[str]:
         """Names of the bodies that body ``name`` penetrates (signed distance below
@@ -340,12 +381,12 @@ class World:
         body = self.body_id(name)
         limit = -OVERLAP_TOLERANCE * self.settings.length_scale
         found = []
-        for other, other_id in self._ids.items():
-            if other == name:
+        for other in self._bodies.values():
+            if other.name == name:
                 continue
-            points = self._client.getClosestPoints(body, other_id, 0.0)
+            points = self._client.getClosestPoints(body, other.uid, 0.0)
             if any(p[8] < limit for p in points):
-                found.append(other)
+                found.append(other.name)
         return found
 
     def overlaps(self, part: Part, position: Vec3,
@@ -362,12 +403,12 @@ class World:
         where = [v * c for v in position]
         closest, cid = pybullet.getClosestPoints, self._client._client
         found = []
-        for other, other_id in self._ids.items():
-            points = closest(bodyA=-1, bodyB=other_id, distance=0.0, collisionShapeA=shape,
+        for other in self._bodies.values():
+            points = closest(bodyA=-1, bodyB=other.uid, distance=0.0, collisionShapeA=shape,
                              collisionShapePositionA=where,
                              collisionShapeOrientationA=list(orientation), physicsClientId=cid)
             if any(p[8] < limit for p in points):
-                found.append(other)
+                found.append(other.name)
         return found
 
     def drop(self, name: str, part: Part, position: Vec3,
@@ -376,7 +417,7 @@ class World:
 
         Raises :class:`OverlapError` (and leaves the world unchanged) when it would
         overlap another body at release (:meth:`overlaps`)."""
-        if name in self._ids:
+        if name in self._bodies:
             raise WorldError(f"a body named {name!r} is already in the world")
         hits = self.overlaps(part, position, orientation)
         if hits:
@@ -416,25 +457,99 @@ class World:
     @property
     def welded_names(self) -> list[str]:
         """Names of the bodies welded right now, in creation order."""
-        return [n for n in self._ids if n in self._welds.welded]
+        return [b.name for b in self._bodies.values() if b.welded]
 
     def is_welded(self, name: str) -> bool:
         """True when body ``name`` is welded (fixed in the engine until disturbed)."""
-        self.body_id(name)
-        return name in self._welds.welded
+        return self.body(name).welded
 
     def wake(self, name: str) -> list[str]:
         """Unweld body ``name`` and every welded body resting on it; returns the names
         woken, in creation order."""
         self.body_id(name)
         woken = self._welds.wake({name})
-        return [n for n in self._ids if n in woken]
+        return [n for n in self._bodies if n in woken]
+
+    # ------------------------------------------------------------------ welding's engine
+    # What :class:`~balance3d.physics.welding.Welds` asks of the engine.  Queries take
+    # engine ids (``Body.uid``) and answer in engine units (``length_scale`` times SI
+    # lengths; pybullet's raw tuples), exactly as pybullet reports them: welding's
+    # statics and impact checks depend on those bits.
+    @property
+    def welded_set(self) -> set[str]:
+        """Names of the welded bodies: a live set the World keeps in step with each
+        :class:`Body`'s ``welded`` flag (read it; :meth:`weld_body` and
+        :meth:`unweld_body` change it)."""
+        return self._welded
+
+    def weld_body(self, name: str) -> None:
+        """Fix dynamic body ``name`` in the engine: zero velocity and mass, asleep
+        (Bullet then skips its pairs with other static bodies)."""
+        body, client = self.body(name), self._client
+        client.resetBaseVelocity(body.uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+        client.changeDynamics(body.uid, -1, mass=0.0)
+        client.changeDynamics(body.uid, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP)
+        body.welded = True
+        self._welded.add(name)
+
+    def unweld_body(self, name: str) -> None:
+        """Make welded body ``name`` dynamic again in the engine, at rest, with fresh
+        contacts."""
+        body, client = self.body(name), self._client
+        c = self.settings.length_scale
+        # mass and inertia in one call: given an inertia alone, pybullet zeroes the
+        # mass of a maximal-coordinate body
+        client.changeDynamics(body.uid, -1, mass=body.part.mass,
+                              localInertiaDiagonal=[float(i) * c * c for i in body.part.inertia])
+        client.changeDynamics(body.uid, -1, activationState=pybullet.ACTIVATION_STATE_WAKE_UP)
+        client.changeDynamics(body.uid, -1,
+                              activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
+        client.resetBaseVelocity(body.uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+        # Fresh contacts: re-adding the body to the broadphase (a dynamic body's
+        # default filter group and mask) drops its cached manifolds.  With them, Bullet
+        # held a woken beam whose statics had failed on the friction of the end that
+        # had to lift off, up to 3x the moment that tips it (README, "Physics settings").
+        client.setCollisionFilterGroupMask(body.uid, -1, DYNAMIC_FILTER_GROUP,
+                                           DYNAMIC_FILTER_MASK)
+        body.welded = False
+        self._welded.discard(name)
+
+    def engine_velocity(self, uid: int) -> tuple[tuple, tuple]:
+        """Body ``uid``'s (linear, angular) velocity as pybullet reports it (engine
+        length units per s, rad/s)."""
+        return pybullet.getBaseVelocity(uid, physicsClientId=self._client._client)
+
+    def engine_position(self, uid: int) -> tuple[float, float, float]:
+        """Body ``uid``'s position as pybullet reports it (engine length units)."""
+        return pybullet.getBasePositionAndOrientation(
+            uid, physicsClientId=self._client._client)[0]
+
+    def contact_points(self) -> tuple:
+        """Bullet's contact manifolds of the last step: pybullet contact tuples
+        (engine units; index 1 and 2 the engine ids, 5 and 6 the points, 7 the normal
+        on body B, 8 the distance, 9 the normal force, see :meth:`force_scale`)."""
+        return pybullet.getContactPoints(physicsClientId=self._client._client)
+
+    def closest_points(self, uid_a: int, uid_b: int, distance: float) -> tuple:
+        """pybullet's closest points of bodies ``uid_a`` and ``uid_b`` within
+        ``distance`` (engine units), as contact tuples with ``uid_a`` as body A."""
+        return pybullet.getClosestPoints(uid_a, uid_b, distance,
+                                         physicsClientId=self._client._client)
+
+    def near(self, uid: int, reach: float) -> list[int]:
+        """Engine ids, ascending, of the bodies whose bounding boxes overlap body
+        ``uid``'s grown by ``reach`` (engine units) on every side (``uid`` among them)."""
+        cid = self._client._client
+        lo, hi = pybullet.getAABB(uid, physicsClientId=cid)
+        found = pybullet.getOverlappingObjects([v - reach for v in lo], [v + reach for v in hi],
+                                               physicsClientId=cid) or ()
+        return sorted({u for u, _ in found})
 
     def vertices(self, name: str) -> np.ndarray:
         """(n, 3) float, m: body ``name``'s mesh vertices in world coordinates."""
         pos, orn = self.pose(name)
         rot = np.asarray(self._client.getMatrixFromQuaternion(orn)).reshape(3, 3)
-        return self._parts[name].mesh.vertices @ rot.T + pos
+        return self.body(name).part.mesh.vertices @ rot.T + pos
 
     def height_below(self, points_xy) -> float:
         """Highest surface (m) under any of ``points_xy`` ((n, 2) m): the top hit of a
@@ -486,9 +601,10 @@ class World:
         extent = self.settings.table_extent * c
         get_pose, get_velocity = pybullet.getBasePositionAndOrientation, pybullet.getBaseVelocity
         lin_max = ang_max = 0.0
-        for name, body in self._ids.items():
-            if self._static[name]:
+        for record in self._bodies.values():
+            if record.static:
                 continue
+            name, body = record.name, record.uid
             if check:
                 (x, y, z), (qx, qy, qz, qw) = get_pose(body, physicsClientId=cid)
                 if not math.isfinite(x + y + z + qx + qy + qz + qw):
@@ -556,7 +672,7 @@ class World:
         self._scan()
 
     # ------------------------------------------------------------------ contacts
-    def _force_scale(self) -> float:
+    def force_scale(self) -> float:
         """Factor from pybullet's reported normal force to newtons.  With sub-steps
         Bullet reports the last sub-step's impulse divided by the whole step, so the
         force reads (substeps) times too small."""
@@ -583,21 +699,20 @@ class World:
             kwargs["bodyA"] = self.body_id(a)
         if b is not None:
             kwargs["bodyB"] = self.body_id(b)
-        scale = self._force_scale()
-        welded = self._welds.welded
+        scale = self.force_scale()
+        welded = self._welded
         found = []
         for p in self._client.getContactPoints(**kwargs):
             distance, force = p[8] / c, p[9] * scale
             if distance > limit or force < min_force:
                 continue
-            if p[1] not in self._names or p[2] not in self._names:
+            body_a, body_b = self._by_uid.get(p[1]), self._by_uid.get(p[2])
+            if body_a is None or body_b is None:
                 continue
-            name_a, name_b = self._names[p[1]], self._names[p[2]]
-            if ((name_a in welded or self._static[name_a])
-                    and (name_b in welded or self._static[name_b])):
+            if (body_a.welded or body_a.static) and (body_b.welded or body_b.static):
                 continue   # Bullet no longer updates this pair: the welds report it
             found.append(Contact(
-                name_a, name_b, tuple(v / c for v in p[5]), tuple(v / c for v in p[6]),
+                body_a.name, body_b.name, tuple(v / c for v in p[5]), tuple(v / c for v in p[6]),
                 tuple(p[7]), distance, force))
         if welded:
             for name_a, name_b, position, normal, push, distance in self._welds.stored(a, b):
@@ -605,7 +720,7 @@ class World:
                 if distance <= limit and force >= min_force:
                     found.append(Contact(name_a, name_b, position, position, normal,
                                          distance, force))
-        order = {n: i for i, n in enumerate(self._ids)}
+        order = {b.name: b.index for b in self._bodies.values()}
         if a is None and b is None:
             unique = {}
             for ct in found:
@@ -631,12 +746,13 @@ class World:
         ``acos(support_min_normal_z)`` of straight up.  Static bodies are the roots
         and have no supporters.  Every body appears as a key."""
         s = self.settings
-        graph: dict[str, set[str]] = {n: set() for n in self._ids}
+        graph: dict[str, set[str]] = {n: set() for n in self._bodies}
         for ct in self.contacts(min_force=s.contact_min_force):
             # normal points from body_b towards body_a
-            if ct.normal[2] >= s.support_min_normal_z and not self._static[ct.body_a]:
+            if ct.normal[2] >= s.support_min_normal_z and not self._bodies[ct.body_a].static:
                 graph[ct.body_a].add(ct.body_b)
-            elif -ct.normal[2] >= s.support_min_normal_z and not self._static[ct.body_b]:
+            elif (-ct.normal[2] >= s.support_min_normal_z
+                  and not self._bodies[ct.body_b].static):
                 graph[ct.body_b].add(ct.body_a)
         return graph
 
@@ -644,7 +760,7 @@ class World:
         """Names of the bodies that rest, through a chain of supports, on a static body
         (static bodies included)."""
         graph = self.support_graph() if graph is None else graph
-        reached = {n for n in self._ids if self._static[n]}
+        reached = {b.name for b in self._bodies.values() if b.static}
         changed = True
         while changed:
             changed = False
@@ -656,27 +772,34 @@ class World:
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> Snapshot:
-        """Capture every body's part, pose and velocity, and the clock."""
+        """Capture every body's part, pose and velocity, the clock and the welds."""
         bodies = []
-        for name in self._ids:
+        for body in self._bodies.values():
+            name = body.name
             pos, orn = self.pose(name)
             lin, ang = self.velocity(name)
-            bodies.append(BodyState(name, self._parts[name], self._static[name],
+            bodies.append(BodyState(name, body.part, body.static,
                                     tuple(pos.tolist()), tuple(orn.tolist()),
                                     tuple(lin.tolist()), tuple(ang.tolist())))
-        return Snapshot(tuple(bodies), self.time)
+        return Snapshot(tuple(bodies), self.time, self._welds.state())
 
     def restore(self, snapshot: Snapshot) -> None:
-        """Rebuild the engine from ``snapshot`` (see the module docstring)."""
+        """Rebuild the engine from ``snapshot`` (see the module docstring; with
+        ``weld`` off its welds are ignored)."""
         self._configure()
-        self._ids.clear()
-        self._names.clear()
-        self._parts.clear()
-        self._static.clear()
+        self._bodies.clear()
+        self._by_uid.clear()
+        self._created = 0
         for b in snapshot.bodies:
             self.add(b.name, b.part, b.position, b.orientation, static=b.static,
                      linear_velocity=b.linear_velocity, angular_velocity=b.angular_velocity)
         self._steps = round(snapshot.time / self.settings.time_step)
+        if not self.settings.weld:
+            return      # a World without welding restores the bodies alone
+        try:
+            self._welds.restore(snapshot.welds)
+        except ValueError as exc:
+            raise WorldError(f"snapshot welds: {exc}") from None
 
     @classmethod
     def from_snapshot(cls, snapshot: Snapshot, settings: PhysicsSettings) -> "World":
