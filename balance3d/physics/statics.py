@@ -230,22 +230,35 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
             entry_rows += [rows + k, rows + 3 + k]
             entry_cols += [columns[used], columns[used]]
             entry_vals += [g[:, k], torque[:, k] / length_unit]
-    b_eq = np.zeros(6 * n_bodies)
-    loads = [list(b.loads) for b in bodies]
+    # each body's weight and loads: its own, then the known contacts' pushes, added
+    # one by one in that order
+    load_body, load_point, load_force = [], [], []
+    for i, b in enumerate(bodies):
+        for point, load in b.loads:
+            load_body.append(i)
+            load_point.append(point)
+            load_force.append(load)
     for k in np.flatnonzero(known):
         c = contacts[k]
         push = fixed_n[k] * normals[k]
-        loads[c.body].append((c.position, push))
+        load_body.append(c.body)
+        load_point.append(c.position)
+        load_force.append(push)
         if c.other >= 0:
-            loads[c.other].append((c.position, -push))
-    for i, b in enumerate(bodies):
-        force = np.array([0.0, 0.0, -b.mass * gravity])
-        torque = np.zeros(3)
-        for point, load in loads[i]:
-            force += load
-            torque += cross(np.subtract(point, b.com), np.asarray(load))
-        b_eq[6 * i:6 * i + 3] = -force / weight_unit
-        b_eq[6 * i + 3:6 * i + 6] = -torque / (weight_unit * length_unit)
+            load_body.append(c.other)
+            load_point.append(c.position)
+            load_force.append(-push)
+    net_force = np.zeros((n_bodies, 3))
+    net_force[:, 2] = -masses * gravity
+    net_torque = np.zeros((n_bodies, 3))
+    if load_body:
+        load_body = np.array(load_body)
+        load_force = np.array(load_force, float)
+        np.add.at(net_force, load_body, load_force)
+        np.add.at(net_torque, load_body,
+                  cross(np.array(load_point, float) - coms[load_body], load_force))
+    b_eq = np.concatenate([-net_force / weight_unit,
+                           -net_torque / (weight_unit * length_unit)], axis=1).reshape(-1)
 
     # unknowns: generator magnitudes and t, all in units of the heaviest weight
     # spread: t <= normal force carried by each supporting pair of unknown force
@@ -283,3 +296,34 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     if solutions is not None:
         solutions.put(key, forces)
     return None if forces is None else forces.copy()
+
+
+def unbalanced(bodies: list[StaticsBody], points: np.ndarray, forces: np.ndarray,
+               owner: np.ndarray, gravity: float) -> np.ndarray:
+    """(len(bodies),) bool: which bodies the given contact forces do not hold at rest.
+
+    points, forces : (k, 3) m and N, contact ``j`` pushing body ``owner[j]`` (k,)
+    with ``forces[j]`` at ``points[j]``; each body also carries its weight and its
+    ``loads``.  A body is held when its net force is within
+    :data:`SOLUTION_TOLERANCE` of the heaviest weight and its net torque within that
+    of the heaviest weight times the longest lever arm: what :func:`solve_statics`
+    accepts of its own solutions.  gravity : m/s^2 along -z."""
+    n = len(bodies)
+    masses = np.array([b.mass for b in bodies], float)
+    coms = np.array([b.com for b in bodies], float).reshape(n, 3)
+    net_force = np.zeros((n, 3))
+    net_force[:, 2] = -masses * gravity
+    net_torque = np.zeros((n, 3))
+    arms = points - coms[owner]
+    np.add.at(net_force, owner, forces)
+    np.add.at(net_torque, owner, cross(arms, forces))
+    length = float(np.linalg.norm(arms, axis=1).max()) if len(arms) else 0.0
+    for i, b in enumerate(bodies):
+        for point, load in b.loads:
+            net_force[i] += load
+            net_torque[i] += cross(np.subtract(point, b.com), np.asarray(load, float))
+            length = max(length, float(np.linalg.norm(np.subtract(point, b.com))))
+    weight = float(masses.max()) * gravity if n else 0.0
+    tol = SOLUTION_TOLERANCE * weight
+    return ((np.linalg.norm(net_force, axis=1) > tol)
+            | (np.linalg.norm(net_torque, axis=1) > tol * max(length, 1e-6)))

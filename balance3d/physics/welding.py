@@ -34,6 +34,10 @@ A welded body wakes (becomes dynamic again, at rest) when
 Waking a body also wakes every welded body resting on it, transitively.  When statics
 fail somewhere inside a welded structure, the smallest failing part is found by
 growing the checked set downwards from the loaded bodies, and only that part wakes.
+A load that comes or goes is first checked on the part of the welded group it rests
+on, with the stored contact forces of the rest acting on that part as loads: statics
+are linear, so if that part holds, the whole group does (the whole is solved only
+when the part alone cannot hold).
 
 Welded bodies still report contacts: the patches found when they were welded, with
 the forces of the latest statics solution (a welded stack's normal forces still add
@@ -56,7 +60,7 @@ from balance3d.physics.caches import cache
 from balance3d.physics.impacts import RigidBody, overturned
 from balance3d.physics.patches import contact_patch, piece_geometry, quat_matrix
 from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve_statics,
-                                       tangents)
+                                       tangents, unbalanced)
 
 #: Steps of travel at a body's current speed within which a welded body counts as
 #: within reach and is woken before the step.
@@ -254,6 +258,18 @@ class Welds:
                 if upper not in found and self._rests_on(upper, lower):
                     found.add(upper)
                     todo.append(upper)
+        return found
+
+    def _below(self, names) -> set[str]:
+        """``names`` and every welded body they rest on, transitively."""
+        found = set(names)
+        todo = list(found)
+        while todo:
+            upper = todo.pop()
+            for lower in self._neighbours(upper):
+                if lower not in found and self._rests_on(upper, lower):
+                    found.add(lower)
+                    todo.append(lower)
         return found
 
     def _group(self, name: str) -> set[str]:
@@ -585,7 +601,9 @@ class Welds:
             if name in self.welded and name not in processed:
                 group = self._group(name)
                 processed |= group
-                if self._solve(group, set(), {}) is None:
+                # held by the forces stored before the load came, or solved again
+                if (self._unbalanced(group & self.welded)
+                        and self._solve_group(group, self.touched & group, set(), {}) is None):
                     failing = self._failing(self.closure_up({name}), set(), {})
                     self.wake(failing if failing is not None else group)
         self.touched = touched_now & self.welded
@@ -615,16 +633,17 @@ class Welds:
 
     # ------------------------------------------------------------------ statics
     def _problem(self, solve: set[str], loads_from: set[str], live: dict,
-                 rigid: set[str] = frozenset()):
+                 rigid: set[str] = frozenset(), held: set[str] = frozenset()):
         """The statics problem of the bodies ``solve``, touching as ``live`` (pybullet
         contact tuples by pair) says.  Contacts with static or welded bodies, or with
         bodies in ``rigid``, are supports; contacts with any other body (one in
-        ``loads_from``, or awake) carry their measured normal force."""
+        ``loads_from``, or awake) carry their measured normal force; the stored
+        contacts of welded bodies in ``held`` push with their stored forces (loads)."""
         w = self.world
         order = self._order()
         names = sorted(solve, key=order.__getitem__)
         index = {n: i for i, n in enumerate(names)}
-        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0])) for n in names]
+        loads: dict[str, list] = {n: [] for n in names}
         contacts: list[StaticsContact] = []
         records: list[tuple] = []
         limit = w.settings.support_min_normal_z
@@ -645,7 +664,12 @@ class Welds:
 
         for pair in sorted((p for p in self.pairs if p & solve), key=key):
             for ct in self.pairs[pair]:
-                if ct.body_a in solve:
+                if pair & held:
+                    if ct.body_a in solve:
+                        loads[ct.body_a].append((ct.position, ct.force))
+                    else:
+                        loads[ct.body_b].append((ct.position, tuple(-v for v in ct.force)))
+                elif ct.body_a in solve:
                     add(ct.body_a, ct.body_b, ct.position, ct.normal, distance=ct.distance)
                 else:
                     add(ct.body_b, ct.body_a, ct.position, tuple(-v for v in ct.normal),
@@ -666,19 +690,71 @@ class Welds:
                 normal = tuple(normal.tolist())     # Python floats: the same values
                 for corner in corners.tolist():
                     add(a, b, corner, normal, distance=distance)
+        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0]), tuple(loads[n]))
+                  for n in names]
         return bodies, contacts, records
 
     def _solve(self, solve: set[str], loads_from: set[str], live: dict, store: bool = True,
-               rigid: set[str] = frozenset()):
+               rigid: set[str] = frozenset(), held: set[str] = frozenset()):
         """Statics of ``solve`` (see :meth:`_problem`): the forces, or None when they
         cannot hold.  ``store`` keeps the solved forces of welded pairs."""
-        bodies, contacts, records = self._problem(solve, loads_from, live, rigid)
+        bodies, contacts, records = self._problem(solve, loads_from, live, rigid, held)
         forces = solve_statics(bodies, contacts, self.world.settings.gravity)
         if forces is None:
             return None
         if store:
             self._store(solve, contacts, records, forces)
         return forces
+
+    def _unbalanced(self, names: set[str]) -> set[str]:
+        """The welded bodies of ``names`` that their stored contact forces do not hold
+        at rest (a load on them came or went since those forces were solved)."""
+        w = self.world
+        names = sorted(names, key=self._order().__getitem__)
+        index = {n: i for i, n in enumerate(names)}
+        points, forces, owner = [], [], []
+        for pair, stored in self.pairs.items():
+            if not pair & index.keys():
+                continue
+            for ct in stored:
+                if ct.body_a in index:
+                    points.append(ct.position)
+                    forces.append(ct.force)
+                    owner.append(index[ct.body_a])
+                if ct.body_b in index:
+                    points.append(ct.position)
+                    forces.append(tuple(-v for v in ct.force))
+                    owner.append(index[ct.body_b])
+        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0])) for n in names]
+        bad = unbalanced(bodies, np.array(points, float).reshape(-1, 3),
+                         np.array(forces, float).reshape(-1, 3), np.array(owner, int),
+                         w.settings.gravity)
+        return {n for n, b in zip(names, bad.tolist()) if b}
+
+    def _solve_group(self, group: set[str], loaded: set[str], loads_from: set[str],
+                     live: dict):
+        """Statics of ``group`` (see :meth:`_problem`), solved and stored as
+        :meth:`_solve` does, where only the bodies of ``loaded`` (those whose loads
+        may have changed) are known to need new forces.
+
+        Statics are linear: the stored forces of the welded bodies that neither carry
+        a changed load nor support one still hold them, so when the part of the
+        group that the loaded bodies rest on holds with those forces acting on it as
+        loads, the whole group holds (the stored forces and the part's new ones
+        together are a solution).  Only that part is solved then; the whole group
+        when it does not hold (the rest may have to carry more), or when every body
+        is in it."""
+        welded = group & self.welded
+        part = self._below(loaded & group)
+        while part < group:
+            bad = self._unbalanced(welded - part)
+            if not bad:
+                forces = self._solve(part, loads_from, live, held=welded - part)
+                if forces is not None:
+                    return forces
+                break
+            part = self._below(part | bad)
+        return self._solve(group, loads_from, live)
 
     def _store(self, solved: set[str], contacts, records, forces) -> None:
         """Keep the solved forces of every contact between two bodies that are (or are
@@ -726,7 +802,9 @@ class Welds:
         Returns True when every resting body was welded."""
         resting = group - self.welded
         welded = group & self.welded
-        if self._solve(group, set(), contacts) is not None:
+        loaded = resting | {n for n in welded
+                            if any(frozenset((n, m)) in contacts for m in resting)}
+        if self._solve_group(group, loaded, set(), contacts) is not None:
             self._weld(resting)
             return True
         candidates = set(resting)
@@ -775,8 +853,8 @@ class Welds:
     def _check_loads(self, group: set[str], moving: set[str], live: dict) -> None:
         """The welded part of ``group`` under the measured loads of ``moving`` bodies."""
         welded = group & self.welded
-        if self._solve(welded, moving, live) is not None:
-            return
         touched = {n for n in welded if any(frozenset((n, m)) in live for m in moving)}
+        if self._solve_group(welded, touched, moving, live) is not None:
+            return
         failing = self._failing(touched, moving, live)
         self.wake(failing if failing is not None else welded)
