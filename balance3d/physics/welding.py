@@ -27,7 +27,12 @@ A welded body wakes (becomes dynamic again, at rest) when
   its centre of mass over that edge: :mod:`balance3d.physics.impacts`); checked
   before every step, so the impact itself is simulated with the woken bodies;
 * the loads that moving bodies put on it, or the loss of such a load, leave its
-  welded group without a static solution (checked every ``rest_check_interval``);
+  welded group without a static solution (checked every ``rest_check_interval``).
+  A moving body pushes with the normal forces Bullet measured; one sliding on it
+  (its centre of mass moving along the contact at ``wake_speed`` or faster) pushes
+  with their mean over the steps since the last check and drags it with kinetic
+  friction, mu N along the slip (not with any friction the statics would choose:
+  that could hold back what a sliding load pulls over);
 * resting bodies that land on it cannot be held by it (same check);
 * the World is asked to move, push or remove it or a body it rests on.
 
@@ -120,6 +125,9 @@ class Welds:
         self.retry: dict[frozenset, float] = {}
         self.touched: set[str] = set()
         self.carried: dict[frozenset, tuple[float, tuple]] = {}
+        self.samples: list[tuple[dict[frozenset, list], set[frozenset]]] = []
+        self.sampled = True
+        self.arriving: set[frozenset] = set()
         self.dirty = False
         self._geometry: dict[int, tuple[Part, list, float]] = {}
 
@@ -136,6 +144,8 @@ class Welds:
         self.retry.clear()
         self.touched.clear()
         self.carried.clear()
+        self.samples.clear()
+        self.arriving.clear()
         self.dirty = False
 
     def _order(self) -> dict[str, int]:
@@ -344,9 +354,16 @@ class Welds:
         ``wake_speed`` or more, within reach) and wake the welded part that the
         impact would overturn or shift (:meth:`_overturned`): the momentum the
         body brings, taken up by the welded part turning about an edge of its
-        support, against the lift of its centre of mass over that edge."""
+        support, against the lift of its centre of mass over that edge.  While
+        moving bodies touch welded ones, it also keeps the last step's contacts
+        between them, but for the pairs that the step before found arriving (their
+        impulse is judged here, not taken for a load: :meth:`_averaged`)."""
         if not self.welded:
+            self.arriving = set()
             return
+        if self.touched and not self.sampled:
+            self.samples.append((self._loading_pairs(), self.arriving))
+        self.sampled = False
         w = self.world
         s = w.settings
         c = s.length_scale
@@ -394,6 +411,7 @@ class Welds:
                     hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
                     impulses[frozenset((name, other))] = (
                         name, other, centre / c, self._momentum(name, other, lin / c, p[7]))
+        self.arriving = set(hits)
         # an impact no harder, at about the same place, than one the same welded
         # structure was found to carry is carried: no need to solve again
         for pair in list(hits):
@@ -514,6 +532,54 @@ class Welds:
             pairs.setdefault(frozenset((a, b)), []).append(p)
         return pairs
 
+    def _loading_pairs(self) -> dict[frozenset, list]:
+        """Bullet's current contact points (within ``contact_distance``) of awake
+        bodies with welded ones, by pair."""
+        w = self.world
+        limit = w.settings.contact_distance * w.settings.length_scale
+        pairs: dict[frozenset, list] = {}
+        for p in w.contact_points():
+            if p[8] > limit:
+                continue
+            body_a, body_b = w.body_by_uid(p[1]), w.body_by_uid(p[2])
+            if body_a is None or body_b is None or body_a.welded == body_b.welded:
+                continue
+            if body_a.static or body_b.static:
+                continue
+            pairs.setdefault(frozenset((body_a.name, body_b.name)), []).append(p)
+        return pairs
+
+    def _averaged(self, live: dict[frozenset, list]) -> dict[frozenset, list]:
+        """``live`` with the contacts of each awake body sliding on a welded one
+        (:meth:`_slip`) replaced by those of every step since the last check, each
+        point's normal force divided by the number of those steps: the mean load
+        over the check interval.  Bullet's contact forces on a sliding body change
+        from step to step (a cube sliding on a welded plank rocks between its front
+        edge, at under half its weight, and three points, at one and a half times
+        it, every other step), so a single step's manifold can misstate the load a
+        sliding body puts on the welded one.  A step in which the pair was arriving
+        is left out (the landing's impulse is judged by :meth:`before_step`), and
+        other contacts keep the last step's points."""
+        if not self.samples:
+            return live
+        w = self.world
+        out = dict(live)
+        for pair, current in live.items():
+            welded = pair & self.welded
+            if len(welded) != 1:
+                continue
+            (a,) = welded
+            (b,) = pair - welded
+            facing = [p if w.body_by_uid(p[1]).name == a else _swap(p) for p in current]
+            if all(slip is None for slip in self._slip(a, b, facing)):
+                continue
+            kept = [sample.get(pair, []) for sample, arriving in self.samples
+                    if pair not in arriving]
+            steps = len(kept) + 1
+            points = [p for sample in kept for p in sample] + list(current)
+            out[pair] = [p[:9] + (p[9] / steps,) + p[10:] for p in points]
+        return out
+
     def _touching(self, names: set[str]) -> dict[frozenset, list]:
         """Closest points (within ``contact_distance``) of ``names`` with every body
         near them: which pairs touch, whether or not Bullet's manifolds have them."""
@@ -549,7 +615,9 @@ class Welds:
             else:
                 self.still_since.pop(name, None)
         # with no awake body there is no live pair and no group to weld or load
-        live = self._manifold_pairs(awake) if awake else {}
+        live = self._averaged(self._manifold_pairs(awake)) if awake else {}
+        self.samples.clear()
+        self.sampled = True
         order = self._order()
         resting_all = {n for n in awake
                        if now - self.still_since.get(n, math.inf) >= s.weld_time - 1e-9}
@@ -682,8 +750,15 @@ class Welds:
             moving = b in loads_from or not (b in solve or b in rigid or b in self.welded
                                              or w.body(b).static)
             if moving:
-                for p in points:
-                    add(a, b, tuple(v / c for v in p[5]), p[7], p[9] * scale)
+                slips = self._slip(a, b, points)
+                mu = self._part(a).material.friction * self._part(b).material.friction
+                for p, slip in zip(points, slips):
+                    if slip is None:
+                        add(a, b, tuple(v / c for v in p[5]), p[7], p[9] * scale)
+                    else:       # kinetic: the normal force and mu N along the slip
+                        push = p[9] * scale
+                        loads[a].append((tuple(v / c for v in p[5]),
+                                         tuple(push * np.asarray(p[7]) + mu * push * slip)))
                 continue
             distance = min(p[8] for p in points) / c
             for corners, normal in self.patches(a, b, points):
@@ -693,6 +768,35 @@ class Welds:
         bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0]), tuple(loads[n]))
                   for n in names]
         return bodies, contacts, records
+
+    def _slip(self, a: str, b: str, points: list) -> list[np.ndarray | None]:
+        """For each contact of ``points`` (pybullet tuples, ``a`` as body A): the unit
+        direction (3,) in which body ``b`` slides over body ``a`` there, or None when
+        it does not slide.  ``b`` slides when its centre of mass moves along the
+        contact, relative to ``a``, at ``wake_speed`` or faster: a body that only
+        turns (tumbling onto ``a``, rocking, rolling) or creeps does not."""
+        w = self.world
+        c, fast = w.settings.length_scale, w.settings.wake_speed
+        motion = []
+        for name in (a, b):
+            uid = w.body(name).uid
+            lin, ang = w.engine_velocity(uid)
+            motion.append((np.asarray(lin), np.asarray(ang), np.asarray(w.engine_position(uid))))
+        (lin_a, ang_a, com_a), (lin_b, ang_b, com_b) = motion
+        out: list[np.ndarray | None] = []
+        for p in points:
+            normal = np.asarray(p[7], float)
+            centre = (lin_b - lin_a) / c
+            if float(np.linalg.norm(centre - float(centre @ normal) * normal)) < fast:
+                out.append(None)
+                continue
+            where = np.asarray(p[5])
+            relative = ((lin_b + cross(ang_b, where - com_b))
+                        - (lin_a + cross(ang_a, where - com_a))) / c
+            along = relative - float(relative @ normal) * normal
+            speed = float(np.linalg.norm(along))
+            out.append(along / speed if speed > 0.0 else None)
+        return out
 
     def _solve(self, solve: set[str], loads_from: set[str], live: dict, store: bool = True,
                rigid: set[str] = frozenset(), held: set[str] = frozenset()):
