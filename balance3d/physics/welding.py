@@ -614,13 +614,19 @@ class Welds:
                 self.still_since.setdefault(name, now)
             else:
                 self.still_since.pop(name, None)
+        resting_all = {n for n in awake
+                       if now - self.still_since.get(n, math.inf) >= s.weld_time - 1e-9}
+        if not resting_all and not self.welded:
+            # every body moves and none is welded: nothing to weld, load or check
+            self.samples.clear()
+            self.sampled = True
+            self.touched = set()
+            return
         # with no awake body there is no live pair and no group to weld or load
         live = self._averaged(self._manifold_pairs(awake)) if awake else {}
         self.samples.clear()
         self.sampled = True
         order = self._order()
-        resting_all = {n for n in awake
-                       if now - self.still_since.get(n, math.inf) >= s.weld_time - 1e-9}
         groups = self._groups(live.keys()) if awake else []
         group_of = {n: g for g in groups for n in g}
         processed, touched_now = set(), set()
