@@ -787,7 +787,8 @@ class Welds:
         for name in (a, b):
             uid = w.body(name).uid
             lin, ang = w.engine_velocity(uid)
-            motion.append((np.asarray(lin), np.asarray(ang), np.asarray(w.engine_position(uid))))
+            motion.append((np.asarray(lin), np.asarray(ang),
+                           np.asarray(w.engine_position(uid))))
         (lin_a, ang_a, com_a), (lin_b, ang_b, com_b) = motion
         out: list[np.ndarray | None] = []
         for p in points:

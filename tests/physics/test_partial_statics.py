@@ -67,10 +67,11 @@ ARM = 0.02
 
 @pytest.mark.parametrize("on", ["left", "right"])
 def test_a_load_landing_on_one_side_keeps_the_whole_weight_on_the_table(on):
-    """A plank on a post carries a cube on each side, 20 mm from its centre; a third
-    cube released at rest onto one of them is welded with the rest.  The table must then carry the weight
-    of everything on it through the post (its contact's normal forces add up to it),
-    and every welded body must be held by the contact forces the World reports."""
+    """A plank on a post carries a cube on each side, ARM from its centre; a third
+    cube released at rest onto one of them is welded with the rest.  The table must
+    then carry the weight of everything on it through the post (its contact's normal
+    forces add up to it), and the plank and the loaded cube must carry what rests on
+    them (the normal forces the World reports under them add up to it)."""
     world = World(SETTINGS)
     world.add("table", TABLE, (0.0, 0.0, -TABLE.extents[2] / 2))
     world.add("post", CUBE, (0.0, 0.0, 0.0125))
