@@ -70,7 +70,8 @@ class PhysicsSettings:
             a body passing through rest).
         wake_speed : m/s, a body approaching a welded one at least this fast is an
             impact: before the step, the welded structure wakes where it could not
-            carry it.
+            carry it.  A body whose centre of mass moves along a welded one at least
+            this fast slides on it: it loads the welded body with kinetic friction.
         weld_patch_tolerance : m, a part's vertices within this distance of a contact
             plane belong to the contact patch used for the statics check.
     Validity

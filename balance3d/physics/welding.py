@@ -27,13 +27,22 @@ A welded body wakes (becomes dynamic again, at rest) when
   its centre of mass over that edge: :mod:`balance3d.physics.impacts`); checked
   before every step, so the impact itself is simulated with the woken bodies;
 * the loads that moving bodies put on it, or the loss of such a load, leave its
-  welded group without a static solution (checked every ``rest_check_interval``);
+  welded group without a static solution (checked every ``rest_check_interval``).
+  A moving body pushes with the normal forces Bullet measured; one sliding on it
+  (its centre of mass moving along the contact at ``wake_speed`` or faster) pushes
+  with their mean over the steps since the last check and drags it with kinetic
+  friction, mu N along the slip (not with any friction the statics would choose:
+  that could hold back what a sliding load pulls over);
 * resting bodies that land on it cannot be held by it (same check);
 * the World is asked to move, push or remove it or a body it rests on.
 
 Waking a body also wakes every welded body resting on it, transitively.  When statics
 fail somewhere inside a welded structure, the smallest failing part is found by
 growing the checked set downwards from the loaded bodies, and only that part wakes.
+A load that comes or goes is first checked on the part of the welded group it rests
+on, with the stored contact forces of the rest acting on that part as loads: statics
+are linear, so if that part holds, the whole group does (the whole is solved only
+when the part alone cannot hold).
 
 Welded bodies still report contacts: the patches found when they were welded, with
 the forces of the latest statics solution (a welded stack's normal forces still add
@@ -65,7 +74,7 @@ from balance3d.physics.caches import cache
 from balance3d.physics.impacts import RigidBody, overturned
 from balance3d.physics.patches import contact_patch, piece_geometry, quat_matrix
 from balance3d.physics.statics import (StaticsBody, StaticsContact, cross, solve_statics,
-                                       tangents)
+                                       tangents, unbalanced)
 
 #: Steps of travel at a body's current speed within which a welded body counts as
 #: within reach and is woken before the step.
@@ -161,6 +170,9 @@ class Welds:
         self.retry: dict[frozenset, float] = {}
         self.touched: set[str] = set()
         self.carried: dict[frozenset, tuple[float, tuple]] = {}
+        self.samples: list[tuple[dict[frozenset, list], set[frozenset]]] = []
+        self.sampled = True
+        self.arriving: set[frozenset] = set()
         self.dirty = False
         self._geometry: dict[int, tuple[Part, list, float]] = {}
 
@@ -177,6 +189,8 @@ class Welds:
         self.retry.clear()
         self.touched.clear()
         self.carried.clear()
+        self.samples.clear()
+        self.arriving.clear()
         self.dirty = False
 
     def state(self) -> WeldState:
@@ -329,6 +343,18 @@ class Welds:
                     todo.append(upper)
         return found
 
+    def _below(self, names) -> set[str]:
+        """``names`` and every welded body they rest on, transitively."""
+        found = set(names)
+        todo = list(found)
+        while todo:
+            upper = todo.pop()
+            for lower in self._neighbours(upper):
+                if lower not in found and self._rests_on(upper, lower):
+                    found.add(lower)
+                    todo.append(lower)
+        return found
+
     def _group(self, name: str) -> set[str]:
         """The welded bodies connected to welded ``name`` through stored pairs."""
         found, todo = {name}, [name]
@@ -401,9 +427,16 @@ class Welds:
         ``wake_speed`` or more, within reach) and wake the welded part that the
         impact would overturn or shift (:meth:`_overturned`): the momentum the
         body brings, taken up by the welded part turning about an edge of its
-        support, against the lift of its centre of mass over that edge."""
+        support, against the lift of its centre of mass over that edge.  While
+        moving bodies touch welded ones, it also keeps the last step's contacts
+        between them, but for the pairs that the step before found arriving (their
+        impulse is judged here, not taken for a load: :meth:`_averaged`)."""
         if not self.welded:
+            self.arriving = set()
             return
+        if self.touched and not self.sampled:
+            self.samples.append((self._loading_pairs(), self.arriving))
+        self.sampled = False
         w = self.world
         s = w.settings
         c = s.length_scale
@@ -451,6 +484,7 @@ class Welds:
                     hits.setdefault(frozenset((name, other)), []).append(tuple(hit))
                     impulses[frozenset((name, other))] = (
                         name, other, centre / c, self._momentum(name, other, lin / c, p[7]))
+        self.arriving = set(hits)
         # an impact no harder, at about the same place, than one the same welded
         # structure was found to carry is carried: no need to solve again
         for pair in list(hits):
@@ -571,6 +605,54 @@ class Welds:
             pairs.setdefault(frozenset((a, b)), []).append(p)
         return pairs
 
+    def _loading_pairs(self) -> dict[frozenset, list]:
+        """Bullet's current contact points (within ``contact_distance``) of awake
+        bodies with welded ones, by pair."""
+        w = self.world
+        limit = w.settings.contact_distance * w.settings.length_scale
+        pairs: dict[frozenset, list] = {}
+        for p in w.contact_points():
+            if p[8] > limit:
+                continue
+            body_a, body_b = w.body_by_uid(p[1]), w.body_by_uid(p[2])
+            if body_a is None or body_b is None or body_a.welded == body_b.welded:
+                continue
+            if body_a.static or body_b.static:
+                continue
+            pairs.setdefault(frozenset((body_a.name, body_b.name)), []).append(p)
+        return pairs
+
+    def _averaged(self, live: dict[frozenset, list]) -> dict[frozenset, list]:
+        """``live`` with the contacts of each awake body sliding on a welded one
+        (:meth:`_slip`) replaced by those of every step since the last check, each
+        point's normal force divided by the number of those steps: the mean load
+        over the check interval.  Bullet's contact forces on a sliding body change
+        from step to step (a cube sliding on a welded plank rocks between its front
+        edge, at under half its weight, and three points, at one and a half times
+        it, every other step), so a single step's manifold can misstate the load a
+        sliding body puts on the welded one.  A step in which the pair was arriving
+        is left out (the landing's impulse is judged by :meth:`before_step`), and
+        other contacts keep the last step's points."""
+        if not self.samples:
+            return live
+        w = self.world
+        out = dict(live)
+        for pair, current in live.items():
+            welded = pair & self.welded
+            if len(welded) != 1:
+                continue
+            (a,) = welded
+            (b,) = pair - welded
+            facing = [p if w.body_by_uid(p[1]).name == a else _swap(p) for p in current]
+            if all(slip is None for slip in self._slip(a, b, facing)):
+                continue
+            kept = [sample.get(pair, []) for sample, arriving in self.samples
+                    if pair not in arriving]
+            steps = len(kept) + 1
+            points = [p for sample in kept for p in sample] + list(current)
+            out[pair] = [p[:9] + (p[9] / steps,) + p[10:] for p in points]
+        return out
+
     def _touching(self, names: set[str]) -> dict[frozenset, list]:
         """Closest points (within ``contact_distance``) of ``names`` with every body
         near them: which pairs touch, whether or not Bullet's manifolds have them."""
@@ -605,11 +687,19 @@ class Welds:
                 self.still_since.setdefault(name, now)
             else:
                 self.still_since.pop(name, None)
-        # with no awake body there is no live pair and no group to weld or load
-        live = self._manifold_pairs(awake) if awake else {}
-        order = self._order()
         resting_all = {n for n in awake
                        if now - self.still_since.get(n, math.inf) >= s.weld_time - 1e-9}
+        if not resting_all and not self.welded:
+            # every body moves and none is welded: nothing to weld, load or check
+            self.samples.clear()
+            self.sampled = True
+            self.touched = set()
+            return
+        # with no awake body there is no live pair and no group to weld or load
+        live = self._averaged(self._manifold_pairs(awake)) if awake else {}
+        self.samples.clear()
+        self.sampled = True
+        order = self._order()
         groups = self._groups(live.keys()) if awake else []
         group_of = {n: g for g in groups for n in g}
         processed, touched_now = set(), set()
@@ -658,7 +748,9 @@ class Welds:
             if name in self.welded and name not in processed:
                 group = self._group(name)
                 processed |= group
-                if self._solve(group, set(), {}) is None:
+                # held by the forces stored before the load came, or solved again
+                if (self._unbalanced(group & self.welded)
+                        and self._solve_group(group, self.touched & group, set(), {}) is None):
                     failing = self._failing(self.closure_up({name}), set(), {})
                     self.wake(failing if failing is not None else group)
         self.touched = touched_now & self.welded
@@ -688,16 +780,17 @@ class Welds:
 
     # ------------------------------------------------------------------ statics
     def _problem(self, solve: set[str], loads_from: set[str], live: dict,
-                 rigid: set[str] = frozenset()):
+                 rigid: set[str] = frozenset(), held: set[str] = frozenset()):
         """The statics problem of the bodies ``solve``, touching as ``live`` (pybullet
         contact tuples by pair) says.  Contacts with static or welded bodies, or with
         bodies in ``rigid``, are supports; contacts with any other body (one in
-        ``loads_from``, or awake) carry their measured normal force."""
+        ``loads_from``, or awake) carry their measured normal force; the stored
+        contacts of welded bodies in ``held`` push with their stored forces (loads)."""
         w = self.world
         order = self._order()
         names = sorted(solve, key=order.__getitem__)
         index = {n: i for i, n in enumerate(names)}
-        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0])) for n in names]
+        loads: dict[str, list] = {n: [] for n in names}
         contacts: list[StaticsContact] = []
         records: list[tuple] = []
         limit = w.settings.support_min_normal_z
@@ -718,7 +811,12 @@ class Welds:
 
         for pair in sorted((p for p in self.pairs if p & solve), key=key):
             for ct in self.pairs[pair]:
-                if ct.body_a in solve:
+                if pair & held:
+                    if ct.body_a in solve:
+                        loads[ct.body_a].append((ct.position, ct.force))
+                    else:
+                        loads[ct.body_b].append((ct.position, tuple(-v for v in ct.force)))
+                elif ct.body_a in solve:
                     add(ct.body_a, ct.body_b, ct.position, ct.normal, distance=ct.distance)
                 else:
                     add(ct.body_b, ct.body_a, ct.position, tuple(-v for v in ct.normal),
@@ -731,27 +829,116 @@ class Welds:
             moving = b in loads_from or not (b in solve or b in rigid or b in self.welded
                                              or w.body(b).static)
             if moving:
-                for p in points:
-                    add(a, b, tuple(v / c for v in p[5]), p[7], p[9] * scale)
+                slips = self._slip(a, b, points)
+                mu = self._part(a).material.friction * self._part(b).material.friction
+                for p, slip in zip(points, slips):
+                    if slip is None:
+                        add(a, b, tuple(v / c for v in p[5]), p[7], p[9] * scale)
+                    else:       # kinetic: the normal force and mu N along the slip
+                        push = p[9] * scale
+                        loads[a].append((tuple(v / c for v in p[5]),
+                                         tuple(push * np.asarray(p[7]) + mu * push * slip)))
                 continue
             distance = min(p[8] for p in points) / c
             for corners, normal in self.patches(a, b, points):
                 normal = tuple(normal.tolist())     # Python floats: the same values
                 for corner in corners.tolist():
                     add(a, b, corner, normal, distance=distance)
+        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0]), tuple(loads[n]))
+                  for n in names]
         return bodies, contacts, records
 
+    def _slip(self, a: str, b: str, points: list) -> list[np.ndarray | None]:
+        """For each contact of ``points`` (pybullet tuples, ``a`` as body A): the unit
+        direction (3,) in which body ``b`` slides over body ``a`` there, or None when
+        it does not slide.  ``b`` slides when its centre of mass moves along the
+        contact, relative to ``a``, at ``wake_speed`` or faster: a body that only
+        turns (tumbling onto ``a``, rocking, rolling) or creeps does not."""
+        w = self.world
+        c, fast = w.settings.length_scale, w.settings.wake_speed
+        motion = []
+        for name in (a, b):
+            uid = w.body(name).uid
+            lin, ang = w.engine_velocity(uid)
+            motion.append((np.asarray(lin), np.asarray(ang),
+                           np.asarray(w.engine_position(uid))))
+        (lin_a, ang_a, com_a), (lin_b, ang_b, com_b) = motion
+        out: list[np.ndarray | None] = []
+        for p in points:
+            normal = np.asarray(p[7], float)
+            centre = (lin_b - lin_a) / c
+            if float(np.linalg.norm(centre - float(centre @ normal) * normal)) < fast:
+                out.append(None)
+                continue
+            where = np.asarray(p[5])
+            relative = ((lin_b + cross(ang_b, where - com_b))
+                        - (lin_a + cross(ang_a, where - com_a))) / c
+            along = relative - float(relative @ normal) * normal
+            speed = float(np.linalg.norm(along))
+            out.append(along / speed if speed > 0.0 else None)
+        return out
+
     def _solve(self, solve: set[str], loads_from: set[str], live: dict, store: bool = True,
-               rigid: set[str] = frozenset()):
+               rigid: set[str] = frozenset(), held: set[str] = frozenset()):
         """Statics of ``solve`` (see :meth:`_problem`): the forces, or None when they
         cannot hold.  ``store`` keeps the solved forces of welded pairs."""
-        bodies, contacts, records = self._problem(solve, loads_from, live, rigid)
+        bodies, contacts, records = self._problem(solve, loads_from, live, rigid, held)
         forces = solve_statics(bodies, contacts, self.world.settings.gravity)
         if forces is None:
             return None
         if store:
             self._store(solve, contacts, records, forces)
         return forces
+
+    def _unbalanced(self, names: set[str]) -> set[str]:
+        """The welded bodies of ``names`` that their stored contact forces do not hold
+        at rest (a load on them came or went since those forces were solved)."""
+        w = self.world
+        names = sorted(names, key=self._order().__getitem__)
+        index = {n: i for i, n in enumerate(names)}
+        points, forces, owner = [], [], []
+        for pair, stored in self.pairs.items():
+            if not pair & index.keys():
+                continue
+            for ct in stored:
+                if ct.body_a in index:
+                    points.append(ct.position)
+                    forces.append(ct.force)
+                    owner.append(index[ct.body_a])
+                if ct.body_b in index:
+                    points.append(ct.position)
+                    forces.append(tuple(-v for v in ct.force))
+                    owner.append(index[ct.body_b])
+        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0])) for n in names]
+        bad = unbalanced(bodies, np.array(points, float).reshape(-1, 3),
+                         np.array(forces, float).reshape(-1, 3), np.array(owner, int),
+                         w.settings.gravity)
+        return {n for n, b in zip(names, bad.tolist()) if b}
+
+    def _solve_group(self, group: set[str], loaded: set[str], loads_from: set[str],
+                     live: dict):
+        """Statics of ``group`` (see :meth:`_problem`), solved and stored as
+        :meth:`_solve` does, where only the bodies of ``loaded`` (those whose loads
+        may have changed) are known to need new forces.
+
+        Statics are linear: the stored forces of the welded bodies that neither carry
+        a changed load nor support one still hold them, so when the part of the
+        group that the loaded bodies rest on holds with those forces acting on it as
+        loads, the whole group holds (the stored forces and the part's new ones
+        together are a solution).  Only that part is solved then; the whole group
+        when it does not hold (the rest may have to carry more), or when every body
+        is in it."""
+        welded = group & self.welded
+        part = self._below(loaded & group)
+        while part < group:
+            bad = self._unbalanced(welded - part)
+            if not bad:
+                forces = self._solve(part, loads_from, live, held=welded - part)
+                if forces is not None:
+                    return forces
+                break
+            part = self._below(part | bad)
+        return self._solve(group, loads_from, live)
 
     def _store(self, solved: set[str], contacts, records, forces) -> None:
         """Keep the solved forces of every contact between two bodies that are (or are
@@ -799,7 +986,9 @@ class Welds:
         Returns True when every resting body was welded."""
         resting = group - self.welded
         welded = group & self.welded
-        if self._solve(group, set(), contacts) is not None:
+        loaded = resting | {n for n in welded
+                            if any(frozenset((n, m)) in contacts for m in resting)}
+        if self._solve_group(group, loaded, set(), contacts) is not None:
             self._weld(resting)
             return True
         candidates = set(resting)
@@ -848,8 +1037,8 @@ class Welds:
     def _check_loads(self, group: set[str], moving: set[str], live: dict) -> None:
         """The welded part of ``group`` under the measured loads of ``moving`` bodies."""
         welded = group & self.welded
-        if self._solve(welded, moving, live) is not None:
-            return
         touched = {n for n in welded if any(frozenset((n, m)) in live for m in moving)}
+        if self._solve_group(welded, touched, moving, live) is not None:
+            return
         failing = self._failing(touched, moving, live)
         self.wake(failing if failing is not None else welded)
