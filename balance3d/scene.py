@@ -36,6 +36,7 @@ from scipy.spatial.transform import Rotation
 
 from balance3d.meshes import builders
 from balance3d.meshes.part import Material, Part, make_part
+from balance3d.physics.caches import caches_on
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.world import World
 from balance3d.resources import models_dir, scenes_dir
@@ -186,16 +187,21 @@ def load_scene(name_or_path: str | Path) -> Scene:
     """Load and validate a scene by bundled name (``"tilted"``) or file path.
 
     Loaded scenes are cached by their resolved content, so loading one again is cheap
-    and an edited file (or an edited file it extends) is read afresh."""
+    and an edited file (or an edited file it extends) is read afresh; while the caches
+    are switched off (:func:`balance3d.physics.caches_enabled`) every load validates
+    the file anew."""
     path = resolve_scene_path(name_or_path)
     data, origins = _read_merged(path, ())
     blob = json.dumps(data, default=str)  # keeps the file order of keys
-    return _load_cached(path, blob, tuple(sorted((k, str(v)) for k, v in origins.items())))
+    key = (path, blob, tuple(sorted((k, str(v)) for k, v in origins.items())))
+    return _load_cached(*key) if caches_on() else _load(*key)
 
 
-@lru_cache(maxsize=64)
-def _load_cached(path: Path, blob: str, origins: tuple[tuple[str, str], ...]) -> Scene:
+def _load(path: Path, blob: str, origins: tuple[tuple[str, str], ...]) -> Scene:
     return _validate(_Source(path, {k: Path(v) for k, v in origins}), json.loads(blob))
+
+
+_load_cached = lru_cache(maxsize=64)(_load)
 
 
 def _read(path: Path) -> dict:

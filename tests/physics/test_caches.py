@@ -59,6 +59,14 @@ def test_switch_and_clear():
     assert "key" not in cache("statics", STATICS_CACHE_SIZE)
 
 
+def test_scenes_are_validated_anew_while_the_caches_are_off():
+    assert load_scene("tilted") is load_scene("tilted")       # remembered by content
+    with caches_enabled(False):
+        fresh = load_scene("tilted")
+        assert fresh is not load_scene("tilted")
+    assert fresh.digest == load_scene("tilted").digest
+
+
 def test_lru_drops_the_least_recently_used_entry():
     lru = LRU(2)
     lru.put("a", 1)
