@@ -333,26 +333,24 @@ class Welds:
 
     def closure_up(self, names) -> set[str]:
         """``names`` and every welded body resting on them, transitively."""
-        found = set(names)
-        todo = list(found)
-        while todo:
-            lower = todo.pop()
-            for upper in self._neighbours(lower):
-                if upper not in found and self._rests_on(upper, lower):
-                    found.add(upper)
-                    todo.append(upper)
-        return found
+        return self._closure(names, up=True)
 
     def _below(self, names) -> set[str]:
         """``names`` and every welded body they rest on, transitively."""
+        return self._closure(names, up=False)
+
+    def _closure(self, names, up: bool) -> set[str]:
+        """``names`` and the welded bodies reached by following "rests on" upwards
+        (``up``: who rests on them) or downwards (what they rest on), transitively."""
         found = set(names)
         todo = list(found)
         while todo:
-            upper = todo.pop()
-            for lower in self._neighbours(upper):
-                if lower not in found and self._rests_on(upper, lower):
-                    found.add(lower)
-                    todo.append(lower)
+            name = todo.pop()
+            for other in self._neighbours(name):
+                upper, lower = (other, name) if up else (name, other)
+                if other not in found and self._rests_on(upper, lower):
+                    found.add(other)
+                    todo.append(other)
         return found
 
     def _group(self, name: str) -> set[str]:
