@@ -51,6 +51,10 @@ DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
 #: m: a penetration shallower than this is round-off (a face released exactly on
 #: another reads about -1e-18 m once scaled by ``length_scale``), not an overlap.
 OVERLAP_TOLERANCE = 1e-9
+#: m: where fresh bodies take the step that primes their inertia (see
+#: ``World._prime_inertia``): this far out along x and this far apart, out of reach
+#: of each other and of every body of the World.
+PRIME_DISTANCE, PRIME_SPACING = 1000.0, 10.0
 
 
 class WorldError(Exception):
@@ -330,6 +334,15 @@ class World:
         (m) and ``orientation``.  ``static`` defaults to ``part.static``."""
         if name in self._bodies:
             raise WorldError(f"a body named {name!r} is already in the world")
+        record = self._create(name, part, position, orientation, static)
+        if not record.static:
+            self._prime_inertia([(record, position, orientation)])
+            self._release(record, linear_velocity, angular_velocity)
+
+    def _create(self, name: str, part: Part, position: Vec3, orientation: Quat,
+                static: bool | None) -> Body:
+        """Build body ``name`` in the engine (at rest, its inertia not yet primed, see
+        :meth:`_prime_inertia`) and record it."""
         static = part.static if static is None else static
         c = self.settings.length_scale
         client = self._client
@@ -353,20 +366,66 @@ class World:
                 # the mass again: given an inertia alone, pybullet zeroes the mass of a
                 # maximal-coordinate body
                 mass=part.mass,
-                localInertiaDiagonal=[float(i) * c * c for i in part.inertia],
+                localInertiaDiagonal=self._inertia(part),
                 activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
                 linearDamping=self.settings.linear_damping,
                 angularDamping=self.settings.angular_damping,
             )
         client.changeDynamics(body, -1, **dynamics)
-        if not static:
-            client.resetBaseVelocity(body, [v * c for v in linear_velocity], list(angular_velocity))
         record = Body(name, body, part, static, self._created)
         self._created += 1
         self._bodies[name] = record
         self._by_uid[body] = record
-        if not static:
-            self._welds.added(name, not any(linear_velocity) and not any(angular_velocity))
+        return record
+
+    def _prime_inertia(self, fresh: list[tuple[Body, Vec3, Quat]]) -> None:
+        """Make Bullet use each fresh dynamic body's part inertia from its first step.
+
+        Bullet computes a rigid body's world-frame inertia when it creates the body
+        (from its own estimate: the inertia of the collision shape's bounding box)
+        and afterwards only when a step moves the body, so the part's inertia set by
+        ``changeDynamics`` would first act in the body's second step.  Each fresh
+        body (``(body, position m, orientation)``) therefore takes one step alone,
+        ``PRIME_DISTANCE`` out along x (``PRIME_SPACING`` apart), and goes back to
+        its pose.  Meanwhile every other awake dynamic body is held as a welded body
+        is (no mass, asleep: Bullet neither moves nor wakes it, and keeps its world
+        inertia) and gets its mass, inertia and velocity back afterwards.  Nothing
+        else moves, no contact is made and the World's clock does not advance."""
+        c, client = self.settings.length_scale, self._client
+        ids = {record.uid for record, _, _ in fresh}
+        held = [b for b in self._bodies.values()
+                if not b.static and not b.welded and b.uid not in ids]
+        velocities = [self.engine_velocity(b.uid) for b in held]
+        for record in held:
+            client.changeDynamics(record.uid, -1, mass=0.0)
+            client.changeDynamics(record.uid, -1,
+                                  activationState=pybullet.ACTIVATION_STATE_SLEEP)
+        for i, (record, _, orientation) in enumerate(fresh):
+            client.resetBasePositionAndOrientation(
+                record.uid, [(PRIME_DISTANCE + i * PRIME_SPACING) * c, 0.0, 0.0],
+                list(orientation))
+        pybullet.stepSimulation(physicsClientId=client._client)
+        for record, position, orientation in fresh:
+            client.resetBasePositionAndOrientation(
+                record.uid, [v * c for v in position], list(orientation))
+        for record, (linear, angular) in zip(held, velocities):
+            client.changeDynamics(record.uid, -1, mass=record.part.mass,
+                                  localInertiaDiagonal=self._inertia(record.part))
+            client.changeDynamics(record.uid, -1,
+                                  activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
+            client.resetBaseVelocity(record.uid, linear, angular)
+
+    def _inertia(self, part: Part) -> list[float]:
+        """``part``'s principal moments in engine units (kg per length unit squared)."""
+        c = self.settings.length_scale
+        return [float(i) * c * c for i in part.inertia]
+
+    def _release(self, record: Body, linear_velocity: Vec3, angular_velocity: Vec3) -> None:
+        """Give fresh dynamic body ``record`` its velocity (m/s, rad/s) and tell welding."""
+        c = self.settings.length_scale
+        self._client.resetBaseVelocity(record.uid, [v * c for v in linear_velocity],
+                                       list(angular_velocity))
+        self._welds.added(record.name, not any(linear_velocity) and not any(angular_velocity))
 
     def remove(self, name: str) -> None:
         """Take body ``name`` out of the world (welded bodies resting on it wake)."""
@@ -496,11 +555,10 @@ class World:
         """Make welded body ``name`` dynamic again in the engine, at rest, with fresh
         contacts."""
         body, client = self.body(name), self._client
-        c = self.settings.length_scale
         # mass and inertia in one call: given an inertia alone, pybullet zeroes the
         # mass of a maximal-coordinate body
         client.changeDynamics(body.uid, -1, mass=body.part.mass,
-                              localInertiaDiagonal=[float(i) * c * c for i in body.part.inertia])
+                              localInertiaDiagonal=self._inertia(body.part))
         client.changeDynamics(body.uid, -1, activationState=pybullet.ACTIVATION_STATE_WAKE_UP)
         client.changeDynamics(body.uid, -1,
                               activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
@@ -790,9 +848,13 @@ class World:
         self._bodies.clear()
         self._by_uid.clear()
         self._created = 0
-        for b in snapshot.bodies:
-            self.add(b.name, b.part, b.position, b.orientation, static=b.static,
-                     linear_velocity=b.linear_velocity, angular_velocity=b.angular_velocity)
+        created = [(self._create(b.name, b.part, b.position, b.orientation, b.static), b)
+                   for b in snapshot.bodies]
+        moving = [(record, b) for record, b in created if not record.static]
+        if moving:
+            self._prime_inertia([(record, b.position, b.orientation) for record, b in moving])
+        for record, b in moving:
+            self._release(record, b.linear_velocity, b.angular_velocity)
         self._steps = round(snapshot.time / self.settings.time_step)
         if not self.settings.weld:
             return      # a World without welding restores the bodies alone
