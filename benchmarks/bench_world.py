@@ -220,18 +220,26 @@ def build_bare(scene: Scene, settings: PhysicsSettings) -> BareLoop:
                             linearDamping=s.linear_damping, angularDamping=s.angular_damping)
         pybullet.changeDynamics(uid, -1, physicsClientId=cid, **dynamics)
         if not part.static:
-            fresh.append((uid, [v * c for v in pos], list(quat)))
+            fresh.append((uid, part, [v * c for v in pos], list(quat)))
         ids.append(uid)
     # World's inertia priming: one step with the dynamic bodies far out along x,
-    # then back to their poses, at rest
-    for i, (uid, _, quat) in enumerate(fresh):
-        pybullet.resetBasePositionAndOrientation(
-            uid, [(PRIME_DISTANCE + i * PRIME_SPACING) * c, 0.0, 0.0], quat,
-            physicsClientId=cid)
-    pybullet.stepSimulation(physicsClientId=cid)
-    for uid, pos, quat in fresh:
+    # then back to their poses, at rest; each moved while massless, as World does
+    def massless_move(uid: int, part, pos: list, quat: list, stop: bool) -> None:
+        pybullet.changeDynamics(uid, -1, mass=0.0, physicsClientId=cid)
         pybullet.resetBasePositionAndOrientation(uid, pos, quat, physicsClientId=cid)
-        pybullet.resetBaseVelocity(uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=cid)
+        if stop:
+            pybullet.resetBaseVelocity(uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0],
+                                       physicsClientId=cid)
+        pybullet.changeDynamics(uid, -1, mass=part.mass,
+                                localInertiaDiagonal=[float(i) * c * c for i in part.inertia],
+                                physicsClientId=cid)
+
+    for i, (uid, part, _, quat) in enumerate(fresh):
+        massless_move(uid, part, [(PRIME_DISTANCE + i * PRIME_SPACING) * c, 0.0, 0.0], quat,
+                      False)
+    pybullet.stepSimulation(physicsClientId=cid)
+    for uid, part, pos, quat in fresh:
+        massless_move(uid, part, pos, quat, True)
     return BareLoop(cid, ids)
 
 

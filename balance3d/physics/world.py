@@ -25,7 +25,8 @@ and the same snapshot plus the same calls gives bit-identical poses, however oft
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, ValuesView
+from collections.abc import Generator, Iterator, ValuesView
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,6 +119,18 @@ class Body:
     static: bool
     index: int
     welded: bool = False
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """A dynamic body just built, to be primed (see ``World._prime_inertia``) and
+    released at its pose (m, quaternion) with its velocity (m/s, rad/s)."""
+
+    body: Body
+    position: Vec3
+    orientation: Quat
+    linear_velocity: Vec3
+    angular_velocity: Vec3
 
 
 @dataclass(frozen=True)
@@ -334,16 +347,16 @@ class World:
         (m) and ``orientation``.  ``static`` defaults to ``part.static``."""
         if name in self._bodies:
             raise WorldError(f"a body named {name!r} is already in the world")
+        static = part.static if static is None else static
         record = self._create(name, part, position, orientation, static)
-        if not record.static:
-            self._prime_inertia([(record, position, orientation)])
-            self._release(record, linear_velocity, angular_velocity)
+        if not static:
+            self._prime_inertia([Fresh(record, position, orientation, linear_velocity,
+                                       angular_velocity)])
 
     def _create(self, name: str, part: Part, position: Vec3, orientation: Quat,
-                static: bool | None) -> Body:
-        """Build body ``name`` in the engine (at rest, its inertia not yet primed, see
-        :meth:`_prime_inertia`) and record it."""
-        static = part.static if static is None else static
+                static: bool) -> Body:
+        """Build body ``name`` in the engine at ``position`` (m), at rest, and record
+        it (a dynamic body's inertia is not yet primed: see :meth:`_prime_inertia`)."""
         c = self.settings.length_scale
         client = self._client
         body = client.createMultiBody(
@@ -378,54 +391,71 @@ class World:
         self._by_uid[body] = record
         return record
 
-    def _prime_inertia(self, fresh: list[tuple[Body, Vec3, Quat]]) -> None:
-        """Make Bullet use each fresh dynamic body's part inertia from its first step.
+    def _prime_inertia(self, fresh: list[Fresh]) -> None:
+        """Make Bullet use each fresh dynamic body's part inertia from its first step,
+        and give the body its velocity.
 
         Bullet computes a rigid body's world-frame inertia when it creates the body
         (from its own estimate: the inertia of the collision shape's bounding box)
         and afterwards only when a step moves the body, so the part's inertia set by
         ``changeDynamics`` would first act in the body's second step.  Each fresh
-        body (``(body, position m, orientation)``) therefore takes one step alone,
-        ``PRIME_DISTANCE`` out along x (``PRIME_SPACING`` apart), and goes back to
-        its pose.  Meanwhile every other awake dynamic body is held as a welded body
-        is (no mass, asleep: Bullet neither moves nor wakes it, and keeps its world
-        inertia) and gets its mass, inertia and velocity back afterwards.  Nothing
-        else moves, no contact is made and the World's clock does not advance."""
+        body therefore takes one step alone, ``PRIME_DISTANCE`` out along x
+        (``PRIME_SPACING`` apart), and goes back to its pose.  Meanwhile every other
+        awake dynamic body is held as a welded body is (no mass, asleep: Bullet
+        neither moves nor wakes it, and keeps its velocity and world inertia) and
+        gets its mass and inertia back afterwards.  Nothing else moves, no contact
+        is made and the World's clock does not advance.  See :meth:`_massless` for
+        why the fresh bodies are moved and given their velocity massless."""
         c, client = self.settings.length_scale, self._client
-        ids = {record.uid for record, _, _ in fresh}
+        ids = {f.body.uid for f in fresh}
         held = [b for b in self._bodies.values()
                 if not b.static and not b.welded and b.uid not in ids]
-        velocities = [self.engine_velocity(b.uid) for b in held]
         for record in held:
             client.changeDynamics(record.uid, -1, mass=0.0)
             client.changeDynamics(record.uid, -1,
                                   activationState=pybullet.ACTIVATION_STATE_SLEEP)
-        for i, (record, _, orientation) in enumerate(fresh):
-            client.resetBasePositionAndOrientation(
-                record.uid, [(PRIME_DISTANCE + i * PRIME_SPACING) * c, 0.0, 0.0],
-                list(orientation))
+        for i, f in enumerate(fresh):
+            with self._massless(f.body):
+                client.resetBasePositionAndOrientation(
+                    f.body.uid, [(PRIME_DISTANCE + i * PRIME_SPACING) * c, 0.0, 0.0],
+                    list(f.orientation))
         pybullet.stepSimulation(physicsClientId=client._client)
-        for record, position, orientation in fresh:
-            client.resetBasePositionAndOrientation(
-                record.uid, [v * c for v in position], list(orientation))
-        for record, (linear, angular) in zip(held, velocities):
+        for f in fresh:
+            with self._massless(f.body):
+                client.resetBasePositionAndOrientation(
+                    f.body.uid, [v * c for v in f.position], list(f.orientation))
+                client.resetBaseVelocity(f.body.uid, [v * c for v in f.linear_velocity],
+                                         list(f.angular_velocity))
+        for record in held:
+            with self._massless(record):
+                client.changeDynamics(record.uid, -1,
+                                      activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
+        for f in fresh:
+            self._welds.added(f.body.name, not any(f.linear_velocity)
+                              and not any(f.angular_velocity))
+
+    @contextmanager
+    def _massless(self, record: Body) -> Iterator[None]:
+        """Run the block with dynamic body ``record`` massless (static to Bullet),
+        then give it back its mass and inertia.
+
+        Bullet bounds a dynamic body's box in the broadphase by its pose and by where
+        its last step took it; a body moved, or given a velocity, before it steps
+        again would get a box reaching to its old place (for a fresh body, the
+        priming place 1 km away), which Bullet keeps as long as the body stays
+        inside it.  Moved while massless, the body is bounded by its pose alone."""
+        client = self._client
+        client.changeDynamics(record.uid, -1, mass=0.0)
+        try:
+            yield
+        finally:
             client.changeDynamics(record.uid, -1, mass=record.part.mass,
                                   localInertiaDiagonal=self._inertia(record.part))
-            client.changeDynamics(record.uid, -1,
-                                  activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
-            client.resetBaseVelocity(record.uid, linear, angular)
 
     def _inertia(self, part: Part) -> list[float]:
         """``part``'s principal moments in engine units (kg per length unit squared)."""
         c = self.settings.length_scale
         return [float(i) * c * c for i in part.inertia]
-
-    def _release(self, record: Body, linear_velocity: Vec3, angular_velocity: Vec3) -> None:
-        """Give fresh dynamic body ``record`` its velocity (m/s, rad/s) and tell welding."""
-        c = self.settings.length_scale
-        self._client.resetBaseVelocity(record.uid, [v * c for v in linear_velocity],
-                                       list(angular_velocity))
-        self._welds.added(record.name, not any(linear_velocity) and not any(angular_velocity))
 
     def remove(self, name: str) -> None:
         """Take body ``name`` out of the world (welded bodies resting on it wake)."""
@@ -545,8 +575,9 @@ class World:
         """Fix dynamic body ``name`` in the engine: zero velocity and mass, asleep
         (Bullet then skips its pairs with other static bodies)."""
         body, client = self.body(name), self._client
-        client.resetBaseVelocity(body.uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+        # massless first (see _massless): the welded body keeps the box it gets now
         client.changeDynamics(body.uid, -1, mass=0.0)
+        client.resetBaseVelocity(body.uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
         client.changeDynamics(body.uid, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP)
         body.welded = True
         self._welded.add(name)
@@ -848,13 +879,12 @@ class World:
         self._bodies.clear()
         self._by_uid.clear()
         self._created = 0
-        created = [(self._create(b.name, b.part, b.position, b.orientation, b.static), b)
-                   for b in snapshot.bodies]
-        moving = [(record, b) for record, b in created if not record.static]
-        if moving:
-            self._prime_inertia([(record, b.position, b.orientation) for record, b in moving])
-        for record, b in moving:
-            self._release(record, b.linear_velocity, b.angular_velocity)
+        fresh = [Fresh(self._create(b.name, b.part, b.position, b.orientation, b.static),
+                       b.position, b.orientation, b.linear_velocity, b.angular_velocity)
+                 for b in snapshot.bodies]
+        fresh = [f for f in fresh if not f.body.static]
+        if fresh:
+            self._prime_inertia(fresh)
         self._steps = round(snapshot.time / self.settings.time_step)
         if not self.settings.weld:
             return      # a World without welding restores the bodies alone

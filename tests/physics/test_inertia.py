@@ -17,7 +17,7 @@ import pybullet
 import pytest
 from scipy.spatial.transform import Rotation
 
-from balance3d.physics.world import World
+from balance3d.physics.world import PRIME_DISTANCE, World
 from balance3d.scene import load_scene
 
 TOWER = load_scene("tower")
@@ -106,3 +106,22 @@ def test_adding_a_body_leaves_the_others_untouched():
             position, orientation = world.pose("spinner")
             poses.append((position.tobytes(), orientation.tobytes()))
     assert poses[0] == poses[1]
+
+
+def test_priming_leaves_no_broadphase_box_reaching_the_priming_place():
+    """Bullet keeps a body's broadphase box as long as the body stays inside it: a
+    box stretched to the priming place (1 km away) would pair every body with every
+    other.  After adds, a restore with welds and a step, nothing reaches halfway."""
+    settings = TOWER.physics
+    with World(settings) as world:
+        world.add("piece", PART, AIR, ORIENTATION)
+        world.add("other", PART, (0.2, 0.0, 0.3))
+        world.step()
+        snapshot = world.snapshot()
+    with World.from_snapshot(snapshot, settings) as world:
+        world.add("late", PART, (-0.2, 0.0, 0.3))
+        world.step()
+        halfway = PRIME_DISTANCE * settings.length_scale / 2
+        found = world.client.getOverlappingObjects([halfway - 1.0, -1.0, -1.0],
+                                                   [halfway + 1.0, 1.0, 1.0])
+    assert not found
