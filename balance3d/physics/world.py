@@ -209,6 +209,20 @@ def collision_shape_args(part: Part, settings: PhysicsSettings) -> dict:
         collisionFramePositions=positions, collisionFrameOrientations=orientations)
 
 
+def _runs(bodies: tuple[BodyState, ...]) -> list[list[BodyState]]:
+    """``bodies`` cut, in order, into runs that one engine call can build: dynamic
+    bodies of one part in a row (Bullet builds a batch with one orientation, which
+    priming corrects), and every static body alone."""
+    runs: list[list[BodyState]] = []
+    for b in bodies:
+        last = runs[-1][0] if runs else None
+        if last is not None and not b.static and not last.static and b.part is last.part:
+            runs[-1].append(b)
+        else:
+            runs.append([b])
+    return runs
+
+
 class World:
     """Named rigid bodies in one pybullet client (DIRECT unless ``gui``).
 
@@ -357,15 +371,25 @@ class World:
                 static: bool) -> Body:
         """Build body ``name`` in the engine at ``position`` (m), at rest, and record
         it (a dynamic body's inertia is not yet primed: see :meth:`_prime_inertia`)."""
+        return self._create_run([(name, position)], part, orientation, static)[0]
+
+    def _create_run(self, run: list[tuple[str, Vec3]], part: Part, orientation: Quat,
+                    static: bool) -> list[Body]:
+        """Build and record bodies of ``part`` named and placed (m) as ``run`` says,
+        all turned to ``orientation``, in one engine call, in ``run``'s order."""
         c = self.settings.length_scale
         client = self._client
-        body = client.createMultiBody(
+        places = [[v * c for v in position] for _, position in run]
+        batch = {"batchPositions": places} if len(run) > 1 else {}
+        created = client.createMultiBody(
             baseMass=0.0 if static else part.mass,
             baseCollisionShapeIndex=self._collision_shape(part),
-            basePosition=[v * c for v in position],
+            basePosition=places[0],
             baseOrientation=list(orientation),
             useMaximalCoordinates=True,  # a rigid body, which welding can make static
+            **batch,
         )
+        uids = created if len(run) > 1 else (created,)
         mat = part.material
         dynamics = dict(
             lateralFriction=mat.friction,
@@ -384,12 +408,15 @@ class World:
                 linearDamping=self.settings.linear_damping,
                 angularDamping=self.settings.angular_damping,
             )
-        client.changeDynamics(body, -1, **dynamics)
-        record = Body(name, body, part, static, self._created)
-        self._created += 1
-        self._bodies[name] = record
-        self._by_uid[body] = record
-        return record
+        records = []
+        for (name, _), uid in zip(run, uids):
+            client.changeDynamics(uid, -1, **dynamics)
+            record = Body(name, uid, part, static, self._created)
+            self._created += 1
+            self._bodies[name] = record
+            self._by_uid[uid] = record
+            records.append(record)
+        return records
 
     def _prime_inertia(self, fresh: list[Fresh]) -> None:
         """Make Bullet use each fresh dynamic body's part inertia from its first step,
@@ -874,15 +901,27 @@ class World:
 
     def restore(self, snapshot: Snapshot) -> None:
         """Rebuild the engine from ``snapshot`` (see the module docstring; with
-        ``weld`` off its welds are ignored)."""
+        ``weld`` off its welds are ignored).
+
+        Dynamic bodies of one part in a row are built in one engine call (pybullet's
+        ``batchPositions``), which runs on bit for bit as building them one by one.
+        pybullet's client does not hear of the bodies of a batch after its first:
+        its client-side body list (``getNumBodies``, ``getBodyUniqueId``) is short
+        until ``syncBodyInfo`` (10 ms for 100 bodies, so not done here); every call
+        on a body id works."""
         self._configure()
         self._bodies.clear()
         self._by_uid.clear()
         self._created = 0
-        fresh = [Fresh(self._create(b.name, b.part, b.position, b.orientation, b.static),
-                       b.position, b.orientation, b.linear_velocity, b.angular_velocity)
-                 for b in snapshot.bodies]
-        fresh = [f for f in fresh if not f.body.static]
+        fresh = []
+        for run in _runs(snapshot.bodies):
+            first = run[0]
+            records = self._create_run([(b.name, b.position) for b in run], first.part,
+                                       first.orientation, first.static)
+            if not first.static:
+                # a batch is built turned as its first body: priming turns each body
+                fresh += [Fresh(record, b.position, b.orientation, b.linear_velocity,
+                                b.angular_velocity) for record, b in zip(records, run)]
         if fresh:
             self._prime_inertia(fresh)
         self._steps = round(snapshot.time / self.settings.time_step)

@@ -17,7 +17,12 @@ import pybullet
 import pytest
 from scipy.spatial.transform import Rotation
 
-from balance3d.physics.world import PRIME_DISTANCE, World
+from balance3d.physics import world as world_module
+from balance3d.physics.quiet import quiet_output
+from balance3d.physics.world import PRIME_DISTANCE, Snapshot, World
+
+with quiet_output():
+    from pybullet_utils.bullet_client import BulletClient
 from balance3d.scene import load_scene
 
 TOWER = load_scene("tower")
@@ -125,3 +130,83 @@ def test_priming_leaves_no_broadphase_box_reaching_the_priming_place():
         found = world.client.getOverlappingObjects([halfway - 1.0, -1.0, -1.0],
                                                    [halfway + 1.0, 1.0, 1.0])
     assert not found
+
+
+def _heap(world: World) -> None:
+    """Tilted's table and eight of its 25 mm cubes released turned, in a heap in
+    the air above it (consecutive bodies of one part: a restore builds them in one
+    batch)."""
+    tilted = load_scene("tilted")
+    table = next(b for b in tilted.bodies if b.name == "table")
+    world.add("table", tilted.parts["table"], table.position)
+    cube = tilted.parts["block_1"]
+    for i in range(8):
+        turn = tuple(Rotation.from_euler("xyz", [0.3 * i, 0.2, -0.1 * i]).as_quat())
+        world.add(f"cube_{i}", cube, (0.03 * (i % 3), 0.03 * (i // 3), 0.05 + 0.03 * i), turn)
+
+
+def _heap_snapshot(settings) -> Snapshot:
+    """The heap 30 steps after its release, every cube falling."""
+    with World(settings) as world:
+        _heap(world)
+        world.step(30)
+        snapshot = world.snapshot()
+    assert not snapshot.welds.welded
+    return snapshot
+
+
+def _trace(world: World) -> list:
+    """Every body's pose bytes and the welded names, every 20 steps for 400 steps."""
+    trace = []
+    for _ in range(20):
+        world.step(20)
+        trace.append(([world.pose(n)[0].tobytes() + world.pose(n)[1].tobytes()
+                       for n in world.names], world.welded_names))
+    return trace
+
+
+def test_a_restore_runs_on_bit_for_bit_as_the_same_bodies_added_one_by_one():
+    """A restore builds runs of bodies of one part in one engine call and primes
+    them together; the World it gives steps exactly as one whose bodies were added
+    one by one, each primed alone, with the same poses and velocities."""
+    settings = TOWER.physics.replace(weld=False)
+    snapshot = _heap_snapshot(settings)
+    with World.from_snapshot(snapshot, settings) as world:
+        restored = _trace(world)
+    with World(settings) as world:
+        for b in snapshot.bodies:
+            world.add(b.name, b.part, b.position, b.orientation, static=b.static,
+                      linear_velocity=b.linear_velocity, angular_velocity=b.angular_velocity)
+        added = _trace(world)
+    assert restored == added
+
+
+@pytest.mark.parametrize("weld", [False, True])
+def test_a_batched_restore_runs_on_bit_for_bit_as_one_built_body_by_body(weld, monkeypatch):
+    """The same snapshot restored with the cubes built in one engine call and with
+    every body built alone: bit-identical runs (welding on, both weld from scratch
+    what comes to rest)."""
+    settings = TOWER.physics.replace(weld=weld)
+    snapshot = _heap_snapshot(settings)
+    calls = []
+    original = BulletClient.__getattr__
+
+    def counting(self, name):
+        if name == "createMultiBody":
+            calls.append(name)
+        return original(self, name)
+
+    traces = []
+    for batched in (True, False):
+        if not batched:
+            monkeypatch.setattr(world_module, "_runs", lambda bodies: [[b] for b in bodies])
+        monkeypatch.setattr(BulletClient, "__getattr__", counting)
+        with World(settings) as world:
+            calls.clear()
+            world.restore(snapshot)
+            built = len(calls)
+            monkeypatch.setattr(BulletClient, "__getattr__", original)
+            traces.append(_trace(world))
+        assert built == (2 if batched else len(snapshot.bodies))
+    assert traces[0] == traces[1]
+    assert any(welded for _, welded in traces[0]) == weld
