@@ -123,8 +123,9 @@ class Body:
 
 @dataclass(frozen=True)
 class Fresh:
-    """A dynamic body just built, to be primed (see ``World._prime_inertia``) and
-    released at its pose (m, quaternion) with its velocity (m/s, rad/s)."""
+    """A dynamic body to prime (see ``World._prime_inertia``) and release at its
+    pose (m, quaternion) with its velocity (engine units: ``length_scale`` times
+    m/s, and rad/s)."""
 
     body: Body
     position: Vec3
@@ -364,8 +365,11 @@ class World:
         static = part.static if static is None else static
         record = self._create(name, part, position, orientation, static)
         if not static:
-            self._prime_inertia([Fresh(record, position, orientation, linear_velocity,
-                                       angular_velocity)])
+            c = self.settings.length_scale
+            self._prime_inertia([Fresh(record, position, orientation,
+                                       tuple(v * c for v in linear_velocity),
+                                       tuple(angular_velocity))])
+            self._welds.added(name, not any(linear_velocity) and not any(angular_velocity))
 
     def _create(self, name: str, part: Part, position: Vec3, orientation: Quat,
                 static: bool) -> Body:
@@ -451,15 +455,12 @@ class World:
             with self._massless(f.body):
                 client.resetBasePositionAndOrientation(
                     f.body.uid, [v * c for v in f.position], list(f.orientation))
-                client.resetBaseVelocity(f.body.uid, [v * c for v in f.linear_velocity],
+                client.resetBaseVelocity(f.body.uid, list(f.linear_velocity),
                                          list(f.angular_velocity))
         for record in held:
             with self._massless(record):
                 client.changeDynamics(record.uid, -1,
                                       activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
-        for f in fresh:
-            self._welds.added(f.body.name, not any(f.linear_velocity)
-                              and not any(f.angular_velocity))
 
     @contextmanager
     def _massless(self, record: Body) -> Iterator[None]:
@@ -554,20 +555,31 @@ class World:
 
     def set_pose(self, name: str, position: Vec3, orientation: Quat) -> None:
         """Teleport body ``name`` (velocity unchanged; a welded body, and welded
-        bodies resting on the body, wake first)."""
-        c = self.settings.length_scale
-        body = self.body_id(name)
+        bodies resting on the body, wake first).  A dynamic body is primed again
+        (see :meth:`_prime_inertia`): its next step uses its inertia turned as it
+        now is."""
+        record = self.body(name)
         self._welds.disturb(name)
-        self._client.resetBasePositionAndOrientation(
-            body, [v * c for v in position], list(orientation))
+        if record.static:
+            c = self.settings.length_scale
+            self._client.resetBasePositionAndOrientation(
+                record.uid, [v * c for v in position], list(orientation))
+            return
+        linear, angular = self.engine_velocity(record.uid)
+        self._prime_inertia([Fresh(record, position, orientation, linear, angular)])
 
     def set_velocity(self, name: str, linear: Vec3, angular: Vec3 = (0.0, 0.0, 0.0)) -> None:
         """Set body ``name``'s linear (m/s) and angular (rad/s) velocity (a welded body
         wakes first)."""
         c = self.settings.length_scale
-        body = self.body_id(name)
+        record = self.body(name)
         self._welds.disturb(name)
-        self._client.resetBaseVelocity(body, [v * c for v in linear], list(angular))
+        velocity = [v * c for v in linear], list(angular)
+        if record.static:
+            self._client.resetBaseVelocity(record.uid, *velocity)
+            return
+        with self._massless(record):
+            self._client.resetBaseVelocity(record.uid, *velocity)
 
     # ------------------------------------------------------------------ welds
     @property
@@ -913,6 +925,7 @@ class World:
         self._bodies.clear()
         self._by_uid.clear()
         self._created = 0
+        c = self.settings.length_scale
         fresh = []
         for run in _runs(snapshot.bodies):
             first = run[0]
@@ -920,10 +933,14 @@ class World:
                                        first.orientation, first.static)
             if not first.static:
                 # a batch is built turned as its first body: priming turns each body
-                fresh += [Fresh(record, b.position, b.orientation, b.linear_velocity,
-                                b.angular_velocity) for record, b in zip(records, run)]
+                fresh += [Fresh(record, b.position, b.orientation,
+                                tuple(v * c for v in b.linear_velocity), b.angular_velocity)
+                          for record, b in zip(records, run)]
         if fresh:
             self._prime_inertia(fresh)
+        for f in fresh:
+            self._welds.added(f.body.name, not any(f.linear_velocity)
+                              and not any(f.angular_velocity))
         self._steps = round(snapshot.time / self.settings.time_step)
         if not self.settings.weld:
             return      # a World without welding restores the bodies alone

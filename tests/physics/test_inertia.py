@@ -210,3 +210,18 @@ def test_a_batched_restore_runs_on_bit_for_bit_as_one_built_body_by_body(weld, m
         assert built == (2 if batched else len(snapshot.bodies))
     assert traces[0] == traces[1]
     assert any(welded for _, welded in traces[0]) == weld
+
+
+def test_first_step_after_turning_a_body_with_set_pose_follows_its_new_inertia():
+    """A body stepped, then turned by hand (set_pose keeps its velocity): its next
+    step follows the part's inertia turned as it now is."""
+    with World(TOWER.physics) as world:
+        world.add("piece", PART, AIR, angular_velocity=(0.0, 0.0, 1.0))
+        world.step(3)
+        velocity = world.velocity("piece")
+        world.set_pose("piece", AIR, ORIENTATION)
+        assert [v.tobytes() for v in world.velocity("piece")] == \
+            [v.tobytes() for v in velocity]
+        world.set_velocity("piece", (0.0, 0.0, 0.0))
+        gain = momentum_gain(world, "piece")
+    assert gain == pytest.approx(expected(), rel=MOMENTUM_RTOL)
