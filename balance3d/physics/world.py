@@ -21,6 +21,12 @@ snapshot without welds is welded from scratch: its bodies released at rest, wher
 their statics hold, before the first step.  Either way the restored world runs on
 alike (see :mod:`balance3d.physics.welding`), carries no contact cache from before,
 and the same snapshot plus the same calls gives bit-identical poses, however often.
+
+Inertia: Bullet computes a rigid body's world-frame inertia when it creates the body
+(from the collision shape's bounding box) and afterwards only when a step moves it.
+So every dynamic body added, restored or teleported is primed (``World._prime_inertia``:
+one step alone far from the table, nothing else moving, the clock not advancing) and
+follows its part's inertia from its first step.
 """
 from __future__ import annotations
 
