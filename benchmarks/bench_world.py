@@ -65,7 +65,7 @@ from balance3d.physics.caches import clear_caches
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.welding import WeldState
-from balance3d.physics.world import World, collision_shape_args
+from balance3d.physics.world import PRIME_DISTANCE, PRIME_SPACING, World, collision_shape_args
 from balance3d.resources import scenes_dir
 from balance3d.scene import BodySpec, Scene, body_pose, list_scenes, load_scene, rpy_to_quat
 
@@ -196,7 +196,7 @@ def build_bare(scene: Scene, settings: PhysicsSettings) -> BareLoop:
         splitImpulsePenetrationThreshold=s.split_impulse_penetration_threshold * c,
         physicsClientId=cid)
     shapes: dict[str, int] = {}
-    ids = []
+    ids, fresh = [], []
     for body in scene.bodies:
         part = scene.parts[body.part]
         if body.part not in shapes:
@@ -220,9 +220,26 @@ def build_bare(scene: Scene, settings: PhysicsSettings) -> BareLoop:
                             linearDamping=s.linear_damping, angularDamping=s.angular_damping)
         pybullet.changeDynamics(uid, -1, physicsClientId=cid, **dynamics)
         if not part.static:
+            fresh.append((uid, part, [v * c for v in pos], list(quat)))
+        ids.append(uid)
+    # World's inertia priming: one step with the dynamic bodies far out along x,
+    # then back to their poses, at rest; each moved while massless, as World does
+    def massless_move(uid: int, part, pos: list, quat: list, stop: bool) -> None:
+        pybullet.changeDynamics(uid, -1, mass=0.0, physicsClientId=cid)
+        pybullet.resetBasePositionAndOrientation(uid, pos, quat, physicsClientId=cid)
+        if stop:
             pybullet.resetBaseVelocity(uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0],
                                        physicsClientId=cid)
-        ids.append(uid)
+        pybullet.changeDynamics(uid, -1, mass=part.mass,
+                                localInertiaDiagonal=[float(i) * c * c for i in part.inertia],
+                                physicsClientId=cid)
+
+    for i, (uid, part, _, quat) in enumerate(fresh):
+        massless_move(uid, part, [(PRIME_DISTANCE + i * PRIME_SPACING) * c, 0.0, 0.0], quat,
+                      False)
+    pybullet.stepSimulation(physicsClientId=cid)
+    for uid, part, pos, quat in fresh:
+        massless_move(uid, part, pos, quat, True)
     return BareLoop(cid, ids)
 
 

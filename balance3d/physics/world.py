@@ -21,11 +21,18 @@ snapshot without welds is welded from scratch: its bodies released at rest, wher
 their statics hold, before the first step.  Either way the restored world runs on
 alike (see :mod:`balance3d.physics.welding`), carries no contact cache from before,
 and the same snapshot plus the same calls gives bit-identical poses, however often.
+
+Inertia: Bullet computes a rigid body's world-frame inertia when it creates the body
+(from the collision shape's bounding box) and afterwards only when a step moves it.
+So every dynamic body added, restored or teleported is primed (``World._prime_inertia``:
+one step alone far from the table, nothing else moving, the clock not advancing) and
+follows its part's inertia from its first step.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, ValuesView
+from collections.abc import Generator, Iterator, ValuesView
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,6 +58,10 @@ DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
 #: m: a penetration shallower than this is round-off (a face released exactly on
 #: another reads about -1e-18 m once scaled by ``length_scale``), not an overlap.
 OVERLAP_TOLERANCE = 1e-9
+#: m: where fresh bodies take the step that primes their inertia (see
+#: ``World._prime_inertia``): this far out along x and this far apart, out of reach
+#: of each other and of every body of the World.
+PRIME_DISTANCE, PRIME_SPACING = 1000.0, 10.0
 
 
 class WorldError(Exception):
@@ -114,6 +125,19 @@ class Body:
     static: bool
     index: int
     welded: bool = False
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """A dynamic body to prime (see ``World._prime_inertia``) and release at its
+    pose (m, quaternion) with its velocity (engine units: ``length_scale`` times
+    m/s, and rad/s)."""
+
+    body: Body
+    position: Vec3
+    orientation: Quat
+    linear_velocity: Vec3
+    angular_velocity: Vec3
 
 
 @dataclass(frozen=True)
@@ -190,6 +214,20 @@ def collision_shape_args(part: Part, settings: PhysicsSettings) -> dict:
         shapeTypes=types, radii=radii, halfExtents=halves, lengths=lengths,
         fileNames=files, meshScales=[[1.0, 1.0, 1.0]] * len(types), flags=flags,
         collisionFramePositions=positions, collisionFrameOrientations=orientations)
+
+
+def _runs(bodies: tuple[BodyState, ...]) -> list[list[BodyState]]:
+    """``bodies`` cut, in order, into runs that one engine call can build: dynamic
+    bodies of one part in a row (Bullet builds a batch with one orientation, which
+    priming corrects), and every static body alone."""
+    runs: list[list[BodyState]] = []
+    for b in bodies:
+        last = runs[-1][0] if runs else None
+        if last is not None and not b.static and not last.static and b.part is last.part:
+            runs[-1].append(b)
+        else:
+            runs.append([b])
+    return runs
 
 
 class World:
@@ -331,15 +369,37 @@ class World:
         if name in self._bodies:
             raise WorldError(f"a body named {name!r} is already in the world")
         static = part.static if static is None else static
+        record = self._create(name, part, position, orientation, static)
+        if not static:
+            c = self.settings.length_scale
+            self._prime_inertia([Fresh(record, position, orientation,
+                                       tuple(v * c for v in linear_velocity),
+                                       tuple(angular_velocity))])
+            self._welds.added(name, not any(linear_velocity) and not any(angular_velocity))
+
+    def _create(self, name: str, part: Part, position: Vec3, orientation: Quat,
+                static: bool) -> Body:
+        """Build body ``name`` in the engine at ``position`` (m), at rest, and record
+        it (a dynamic body's inertia is not yet primed: see :meth:`_prime_inertia`)."""
+        return self._create_run([(name, position)], part, orientation, static)[0]
+
+    def _create_run(self, run: list[tuple[str, Vec3]], part: Part, orientation: Quat,
+                    static: bool) -> list[Body]:
+        """Build and record bodies of ``part`` named and placed (m) as ``run`` says,
+        all turned to ``orientation``, in one engine call, in ``run``'s order."""
         c = self.settings.length_scale
         client = self._client
-        body = client.createMultiBody(
+        places = [[v * c for v in position] for _, position in run]
+        batch = {"batchPositions": places} if len(run) > 1 else {}
+        created = client.createMultiBody(
             baseMass=0.0 if static else part.mass,
             baseCollisionShapeIndex=self._collision_shape(part),
-            basePosition=[v * c for v in position],
+            basePosition=places[0],
             baseOrientation=list(orientation),
             useMaximalCoordinates=True,  # a rigid body, which welding can make static
+            **batch,
         )
+        uids = created if len(run) > 1 else (created,)
         mat = part.material
         dynamics = dict(
             lateralFriction=mat.friction,
@@ -353,20 +413,83 @@ class World:
                 # the mass again: given an inertia alone, pybullet zeroes the mass of a
                 # maximal-coordinate body
                 mass=part.mass,
-                localInertiaDiagonal=[float(i) * c * c for i in part.inertia],
+                localInertiaDiagonal=self._inertia(part),
                 activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
                 linearDamping=self.settings.linear_damping,
                 angularDamping=self.settings.angular_damping,
             )
-        client.changeDynamics(body, -1, **dynamics)
-        if not static:
-            client.resetBaseVelocity(body, [v * c for v in linear_velocity], list(angular_velocity))
-        record = Body(name, body, part, static, self._created)
-        self._created += 1
-        self._bodies[name] = record
-        self._by_uid[body] = record
-        if not static:
-            self._welds.added(name, not any(linear_velocity) and not any(angular_velocity))
+        records = []
+        for (name, _), uid in zip(run, uids):
+            client.changeDynamics(uid, -1, **dynamics)
+            record = Body(name, uid, part, static, self._created)
+            self._created += 1
+            self._bodies[name] = record
+            self._by_uid[uid] = record
+            records.append(record)
+        return records
+
+    def _prime_inertia(self, fresh: list[Fresh]) -> None:
+        """Make Bullet use each fresh dynamic body's part inertia from its first step,
+        and give the body its velocity.
+
+        Bullet computes a rigid body's world-frame inertia when it creates the body
+        (from its own estimate: the inertia of the collision shape's bounding box)
+        and afterwards only when a step moves the body, so the part's inertia set by
+        ``changeDynamics`` would first act in the body's second step.  Each fresh
+        body therefore takes one step alone, ``PRIME_DISTANCE`` out along x
+        (``PRIME_SPACING`` apart), and goes back to its pose.  Meanwhile every other
+        awake dynamic body is held as a welded body is (no mass, asleep: Bullet
+        neither moves nor wakes it, and keeps its velocity and world inertia) and
+        gets its mass and inertia back afterwards.  Nothing else moves, no contact
+        is made and the World's clock does not advance.  See :meth:`_massless` for
+        why the fresh bodies are moved and given their velocity massless."""
+        c, client = self.settings.length_scale, self._client
+        ids = {f.body.uid for f in fresh}
+        held = [b for b in self._bodies.values()
+                if not b.static and not b.welded and b.uid not in ids]
+        for record in held:
+            client.changeDynamics(record.uid, -1, mass=0.0)
+            client.changeDynamics(record.uid, -1,
+                                  activationState=pybullet.ACTIVATION_STATE_SLEEP)
+        for i, f in enumerate(fresh):
+            with self._massless(f.body):
+                client.resetBasePositionAndOrientation(
+                    f.body.uid, [(PRIME_DISTANCE + i * PRIME_SPACING) * c, 0.0, 0.0],
+                    list(f.orientation))
+        pybullet.stepSimulation(physicsClientId=client._client)
+        for f in fresh:
+            with self._massless(f.body):
+                client.resetBasePositionAndOrientation(
+                    f.body.uid, [v * c for v in f.position], list(f.orientation))
+                client.resetBaseVelocity(f.body.uid, list(f.linear_velocity),
+                                         list(f.angular_velocity))
+        for record in held:
+            with self._massless(record):
+                client.changeDynamics(record.uid, -1,
+                                      activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
+
+    @contextmanager
+    def _massless(self, record: Body) -> Iterator[None]:
+        """Run the block with dynamic body ``record`` massless (static to Bullet),
+        then give it back its mass and inertia.
+
+        Bullet bounds a dynamic body's box in the broadphase by its pose and by where
+        its last step took it; a body moved, or given a velocity, before it steps
+        again would get a box reaching to its old place (for a fresh body, the
+        priming place 1 km away), which Bullet keeps as long as the body stays
+        inside it.  Moved while massless, the body is bounded by its pose alone."""
+        client = self._client
+        client.changeDynamics(record.uid, -1, mass=0.0)
+        try:
+            yield
+        finally:
+            client.changeDynamics(record.uid, -1, mass=record.part.mass,
+                                  localInertiaDiagonal=self._inertia(record.part))
+
+    def _inertia(self, part: Part) -> list[float]:
+        """``part``'s principal moments in engine units (kg per length unit squared)."""
+        c = self.settings.length_scale
+        return [float(i) * c * c for i in part.inertia]
 
     def remove(self, name: str) -> None:
         """Take body ``name`` out of the world (welded bodies resting on it wake)."""
@@ -438,20 +561,31 @@ class World:
 
     def set_pose(self, name: str, position: Vec3, orientation: Quat) -> None:
         """Teleport body ``name`` (velocity unchanged; a welded body, and welded
-        bodies resting on the body, wake first)."""
-        c = self.settings.length_scale
-        body = self.body_id(name)
+        bodies resting on the body, wake first).  A dynamic body is primed again
+        (see :meth:`_prime_inertia`): its next step uses its inertia turned as it
+        now is."""
+        record = self.body(name)
         self._welds.disturb(name)
-        self._client.resetBasePositionAndOrientation(
-            body, [v * c for v in position], list(orientation))
+        if record.static:
+            c = self.settings.length_scale
+            self._client.resetBasePositionAndOrientation(
+                record.uid, [v * c for v in position], list(orientation))
+            return
+        linear, angular = self.engine_velocity(record.uid)
+        self._prime_inertia([Fresh(record, position, orientation, linear, angular)])
 
     def set_velocity(self, name: str, linear: Vec3, angular: Vec3 = (0.0, 0.0, 0.0)) -> None:
         """Set body ``name``'s linear (m/s) and angular (rad/s) velocity (a welded body
         wakes first)."""
         c = self.settings.length_scale
-        body = self.body_id(name)
+        record = self.body(name)
         self._welds.disturb(name)
-        self._client.resetBaseVelocity(body, [v * c for v in linear], list(angular))
+        velocity = [v * c for v in linear], list(angular)
+        if record.static:
+            self._client.resetBaseVelocity(record.uid, *velocity)
+            return
+        with self._massless(record):
+            self._client.resetBaseVelocity(record.uid, *velocity)
 
     # ------------------------------------------------------------------ welds
     @property
@@ -486,8 +620,9 @@ class World:
         """Fix dynamic body ``name`` in the engine: zero velocity and mass, asleep
         (Bullet then skips its pairs with other static bodies)."""
         body, client = self.body(name), self._client
-        client.resetBaseVelocity(body.uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+        # massless first (see _massless): the welded body keeps the box it gets now
         client.changeDynamics(body.uid, -1, mass=0.0)
+        client.resetBaseVelocity(body.uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
         client.changeDynamics(body.uid, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP)
         body.welded = True
         self._welded.add(name)
@@ -496,11 +631,10 @@ class World:
         """Make welded body ``name`` dynamic again in the engine, at rest, with fresh
         contacts."""
         body, client = self.body(name), self._client
-        c = self.settings.length_scale
         # mass and inertia in one call: given an inertia alone, pybullet zeroes the
         # mass of a maximal-coordinate body
         client.changeDynamics(body.uid, -1, mass=body.part.mass,
-                              localInertiaDiagonal=[float(i) * c * c for i in body.part.inertia])
+                              localInertiaDiagonal=self._inertia(body.part))
         client.changeDynamics(body.uid, -1, activationState=pybullet.ACTIVATION_STATE_WAKE_UP)
         client.changeDynamics(body.uid, -1,
                               activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
@@ -785,14 +919,34 @@ class World:
 
     def restore(self, snapshot: Snapshot) -> None:
         """Rebuild the engine from ``snapshot`` (see the module docstring; with
-        ``weld`` off its welds are ignored)."""
+        ``weld`` off its welds are ignored).
+
+        Dynamic bodies of one part in a row are built in one engine call (pybullet's
+        ``batchPositions``), which runs on bit for bit as building them one by one.
+        pybullet's client does not hear of the bodies of a batch after its first:
+        its client-side body list (``getNumBodies``, ``getBodyUniqueId``) is short
+        until ``syncBodyInfo`` (10 ms for 100 bodies, so not done here); every call
+        on a body id works."""
         self._configure()
         self._bodies.clear()
         self._by_uid.clear()
         self._created = 0
-        for b in snapshot.bodies:
-            self.add(b.name, b.part, b.position, b.orientation, static=b.static,
-                     linear_velocity=b.linear_velocity, angular_velocity=b.angular_velocity)
+        c = self.settings.length_scale
+        fresh = []
+        for run in _runs(snapshot.bodies):
+            first = run[0]
+            records = self._create_run([(b.name, b.position) for b in run], first.part,
+                                       first.orientation, first.static)
+            if not first.static:
+                # a batch is built turned as its first body: priming turns each body
+                fresh += [Fresh(record, b.position, b.orientation,
+                                tuple(v * c for v in b.linear_velocity), b.angular_velocity)
+                          for record, b in zip(records, run)]
+        if fresh:
+            self._prime_inertia(fresh)
+        for f in fresh:
+            self._welds.added(f.body.name, not any(f.linear_velocity)
+                              and not any(f.angular_velocity))
         self._steps = round(snapshot.time / self.settings.time_step)
         if not self.settings.weld:
             return      # a World without welding restores the bodies alone
