@@ -130,8 +130,12 @@ def test_harmonic_stacks_built_by_drops_stand_below_and_fall_above_the_limit(n):
     assert not stands(block, n, HARMONIC_FALLS, SETTINGS)
 
 
-@pytest.mark.parametrize("block_name,n", [("block_6", 5), ("block_4", 3), ("block_2", 3),
-                                          ("block_2", 5), ("block_1", 4)])
+@pytest.mark.parametrize("block_name,n", [
+    ("block_6", 5), ("block_4", 3), ("block_4", 5), ("block_2", 3), ("block_2", 5),
+    ("block_1", 4),
+    pytest.param("block_4", 4, marks=pytest.mark.xfail(
+        strict=True, reason="known disagreement: welded falls where the fine unwelded "
+                            "World stands (README, Known limits)"))])
 def test_a_drop_built_stack_stands_or_falls_as_in_the_fine_unwelded_world(block_name, n):
     """A 2 mm landing on a stack of 25 to 100 mm blocks at 0.95 of its limit
     brings angular momentum enough to turn the top pair over the edge below them
