@@ -585,37 +585,34 @@ class Welds:
         return RigidBody(part.mass, np.asarray(position, float),
                          rot @ np.diag(part.inertia) @ rot.T)
 
-    def _manifold_pairs(self, awake: set[str]) -> dict[frozenset, list]:
-        """Bullet's current contact points (within ``contact_distance``) of pairs with
-        an awake body."""
+    def _close_points(self):
+        """Bullet's current contact points within ``contact_distance``, each with
+        the World's records of its two bodies: ``(point, body_a, body_b)``."""
         w = self.world
         limit = w.settings.contact_distance * w.settings.length_scale
-        pairs: dict[frozenset, list] = {}
         for p in w.contact_points():
             if p[8] > limit:
                 continue
             body_a, body_b = w.body_by_uid(p[1]), w.body_by_uid(p[2])
-            if body_a is None or body_b is None:
-                continue
+            if body_a is not None and body_b is not None:
+                yield p, body_a, body_b
+
+    def _manifold_pairs(self, awake: set[str]) -> dict[frozenset, list]:
+        """Bullet's current contact points (within ``contact_distance``) of pairs with
+        an awake body."""
+        pairs: dict[frozenset, list] = {}
+        for p, body_a, body_b in self._close_points():
             a, b = body_a.name, body_b.name
-            if not (a in awake or b in awake):
-                continue
-            pairs.setdefault(frozenset((a, b)), []).append(p)
+            if a in awake or b in awake:
+                pairs.setdefault(frozenset((a, b)), []).append(p)
         return pairs
 
     def _loading_pairs(self) -> dict[frozenset, list]:
         """Bullet's current contact points (within ``contact_distance``) of awake
         bodies with welded ones, by pair."""
-        w = self.world
-        limit = w.settings.contact_distance * w.settings.length_scale
         pairs: dict[frozenset, list] = {}
-        for p in w.contact_points():
-            if p[8] > limit:
-                continue
-            body_a, body_b = w.body_by_uid(p[1]), w.body_by_uid(p[2])
-            if body_a is None or body_b is None or body_a.welded == body_b.welded:
-                continue
-            if body_a.static or body_b.static:
+        for p, body_a, body_b in self._close_points():
+            if body_a.welded == body_b.welded or body_a.static or body_b.static:
                 continue
             pairs.setdefault(frozenset((body_a.name, body_b.name)), []).append(p)
         return pairs
