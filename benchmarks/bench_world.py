@@ -65,7 +65,8 @@ from balance3d.physics.caches import clear_caches
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.welding import WeldState
-from balance3d.physics.world import PRIME_DISTANCE, PRIME_SPACING, World, collision_shape_args
+from balance3d.physics.engine_shapes import collision_shape_args
+from balance3d.physics.world import PRIME_DISTANCE, PRIME_SPACING, World
 from balance3d.resources import scenes_dir
 from balance3d.scene import BodySpec, Scene, body_pose, list_scenes, load_scene, rpy_to_quat
 

@@ -6,7 +6,7 @@ terminal, returns, clone) and python-chess (``Outcome``, typed errors).
 A game is a :class:`~balance3d.games.game.Game` registered by name (see
 :mod:`balance3d.games`) whose ``state_class`` is a :class:`State` subclass.
 The state owns one :class:`~balance3d.physics.World` built from its scene.  Between
-turns the world is kept as a :class:`~balance3d.physics.world.Snapshot` (bodies and
+turns the world is kept as a :class:`~balance3d.physics.bodies.Snapshot` (bodies and
 welds); every physical action first rebuilds the engine from that snapshot
 (``World.restore``, which welds again what was welded without solving statics), so
 a state's future depends only on what :meth:`State.to_dict` holds: a saved, cloned
@@ -38,7 +38,8 @@ from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
 from balance3d.games.errors import GameError, RecordError
 from balance3d.games.turn import Turn, run_to_end
 from balance3d.physics.welding import WeldState
-from balance3d.physics.world import BodyState, Snapshot, World
+from balance3d.physics.bodies import BodyState, Snapshot
+from balance3d.physics.world import World
 from balance3d.scene import Scene, load_scene
 
 if TYPE_CHECKING:

@@ -44,13 +44,12 @@ with quiet_output():
     from pybullet_utils.bullet_client import BulletClient
 
 from balance3d.meshes.part import Part
-from balance3d.meshes.shapes import Box, Cylinder, Sphere
-from balance3d.physics.hulls import hull_obj_path, shrink_hull
+from balance3d.physics.bodies import (Body, BodyState, Fresh, Quat, Snapshot, Vec3,
+                                      creation_runs)
+from balance3d.physics.engine_shapes import collision_shape_args
+from balance3d.physics.errors import InvalidStateError, OverlapError, WorldError
 from balance3d.physics.settings import PhysicsSettings
-from balance3d.physics.welding import Welds, WeldState
-
-Vec3 = tuple[float, float, float]
-Quat = tuple[float, float, float, float]
+from balance3d.physics.welding import Welds
 
 #: Bullet's broadphase filter group and mask of a dynamic rigid body (DefaultFilter,
 #: AllFilter): what a woken welded body is re-added with.
@@ -62,18 +61,6 @@ OVERLAP_TOLERANCE = 1e-9
 #: ``World._prime_inertia``): this far out along x and this far apart, out of reach
 #: of each other and of every body of the World.
 PRIME_DISTANCE, PRIME_SPACING = 1000.0, 10.0
-
-
-class WorldError(Exception):
-    """Base class of the World's errors."""
-
-
-class InvalidStateError(WorldError):
-    """The simulation left the physical domain (NaN, a body far off the table)."""
-
-
-class OverlapError(WorldError):
-    """A body was released where it overlaps another body."""
 
 
 @dataclass(frozen=True)
@@ -109,125 +96,6 @@ class SettleReport:
     time: float
     steps: int
     timed_out: bool
-
-
-@dataclass(eq=False)
-class Body:
-    """The World's record of one body: its ``name``, engine id ``uid``, the ``part``
-    it was built from, whether it is ``static`` (fixed for good), whether it is
-    ``welded`` right now (fixed in the engine until disturbed, see
-    :mod:`balance3d.physics.welding`), and its creation ``index`` (bodies sort by it
-    in creation order).  Read it; only the World changes it."""
-
-    name: str
-    uid: int
-    part: Part
-    static: bool
-    index: int
-    welded: bool = False
-
-
-@dataclass(frozen=True)
-class Fresh:
-    """A dynamic body to prime (see ``World._prime_inertia``) and release at its
-    pose (m, quaternion) with its velocity (engine units: ``length_scale`` times
-    m/s, and rad/s)."""
-
-    body: Body
-    position: Vec3
-    orientation: Quat
-    linear_velocity: Vec3
-    angular_velocity: Vec3
-
-
-@dataclass(frozen=True)
-class BodyState:
-    """A body as a snapshot keeps it: part, static flag, pose and velocity (SI)."""
-
-    name: str
-    part: Part
-    static: bool
-    position: Vec3
-    orientation: Quat
-    linear_velocity: Vec3
-    angular_velocity: Vec3
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Immutable state of a World: its bodies in creation order, its clock (s) and
-    its welds (empty: a restore welds what rests from scratch)."""
-
-    bodies: tuple[BodyState, ...]
-    time: float
-    welds: WeldState = WeldState()
-
-
-def collision_shape_args(part: Part, settings: PhysicsSettings) -> dict:
-    """The engine's shape of ``part``: boxes, cylinders and spheres as Bullet's
-    primitives (their margin lies inside them), convex hulls as mesh pieces shrunk
-    by the collision margin (Bullet adds a hull's margin outside it, so the shrunk
-    hull collides at the part's true surface).  With ``polyhedral_contacts``,
-    boxes and hulls are unshrunk polyhedra with Bullet's polyhedral features.
-
-    Returns the keyword arguments of pybullet's ``createCollisionShapeArray`` (engine
-    units), so the World and a bare pybullet loop build identical shapes.
-    """
-    s = settings
-    c, poly = s.length_scale, s.polyhedral_contacts
-    types, radii, halves, lengths, files, flags = [], [], [], [], [], []
-    positions, orientations = [], []
-    for piece in part.shapes:
-        radius, half, length, fname, flag = 0.0, (0.0, 0.0, 0.0), 0.0, "", 0
-        if isinstance(piece, Box) and not poly:
-            types.append(pybullet.GEOM_BOX)
-            half = tuple(h * c for h in piece.half_extents)
-        elif isinstance(piece, Cylinder):
-            types.append(pybullet.GEOM_CYLINDER)
-            radius, length = piece.radius * c, piece.height * c
-        elif isinstance(piece, Sphere):
-            types.append(pybullet.GEOM_SPHERE)
-            radius = piece.radius * c
-        else:
-            types.append(pybullet.GEOM_MESH)
-            if isinstance(piece, Box):
-                vertices = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1)
-                                     for z in (-1, 1)], float) * piece.half_extents
-            else:
-                vertices = np.asarray(piece.vertices, float)
-            if poly:
-                flag = pybullet.URDF_INITIALIZE_SAT_FEATURES
-            else:
-                try:
-                    vertices = shrink_hull(vertices, s.collision_margin)
-                except ValueError as exc:
-                    raise WorldError(f"part {part.name!r}: {exc}") from None
-            fname = hull_obj_path(vertices * c)
-        radii.append(radius)
-        halves.append(half)
-        lengths.append(length)
-        files.append(fname)
-        flags.append(flag)
-        positions.append([v * c for v in piece.position])
-        orientations.append(list(piece.orientation))
-    return dict(
-        shapeTypes=types, radii=radii, halfExtents=halves, lengths=lengths,
-        fileNames=files, meshScales=[[1.0, 1.0, 1.0]] * len(types), flags=flags,
-        collisionFramePositions=positions, collisionFrameOrientations=orientations)
-
-
-def _runs(bodies: tuple[BodyState, ...]) -> list[list[BodyState]]:
-    """``bodies`` cut, in order, into runs that one engine call can build: dynamic
-    bodies of one part in a row (Bullet builds a batch with one orientation, which
-    priming corrects), and every static body alone."""
-    runs: list[list[BodyState]] = []
-    for b in bodies:
-        last = runs[-1][0] if runs else None
-        if last is not None and not b.static and not last.static and b.part is last.part:
-            runs[-1].append(b)
-        else:
-            runs.append([b])
-    return runs
 
 
 class World:
@@ -933,7 +801,7 @@ class World:
         self._created = 0
         c = self.settings.length_scale
         fresh = []
-        for run in _runs(snapshot.bodies):
+        for run in creation_runs(snapshot.bodies):
             first = run[0]
             records = self._create_run([(b.name, b.position) for b in run], first.part,
                                        first.orientation, first.static)

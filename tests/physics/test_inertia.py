@@ -19,7 +19,8 @@ from scipy.spatial.transform import Rotation
 
 from balance3d.physics import world as world_module
 from balance3d.physics.quiet import quiet_output
-from balance3d.physics.world import PRIME_DISTANCE, Snapshot, World
+from balance3d.physics.bodies import Snapshot
+from balance3d.physics.world import PRIME_DISTANCE, World
 
 with quiet_output():
     from pybullet_utils.bullet_client import BulletClient
@@ -199,7 +200,7 @@ def test_a_batched_restore_runs_on_bit_for_bit_as_one_built_body_by_body(weld, m
     traces = []
     for batched in (True, False):
         if not batched:
-            monkeypatch.setattr(world_module, "_runs", lambda bodies: [[b] for b in bodies])
+            monkeypatch.setattr(world_module, "creation_runs", lambda bodies: [[b] for b in bodies])
         monkeypatch.setattr(BulletClient, "__getattr__", counting)
         with World(settings) as world:
             calls.clear()

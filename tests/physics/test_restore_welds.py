@@ -11,7 +11,8 @@ import pytest
 
 import balance3d.physics.welding as welding
 from balance3d.physics.welding import WeldState
-from balance3d.physics.world import Snapshot, World, WorldError
+from balance3d.physics.bodies import Snapshot
+from balance3d.physics.world import World, WorldError
 from balance3d.scene import load_scene
 
 TILTED = load_scene("tilted")
