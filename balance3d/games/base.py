@@ -37,7 +37,7 @@ from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
                                      action_to_dict, action_type)
 from balance3d.games.errors import GameError, RecordError
 from balance3d.games.turn import Turn, run_to_end
-from balance3d.physics.welding import WeldState
+from balance3d.physics.weld_state import WeldState
 from balance3d.physics.bodies import BodyState, Snapshot
 from balance3d.physics.world import World
 from balance3d.scene import Scene, load_scene

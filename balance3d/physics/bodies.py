@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from balance3d.meshes.part import Part
-from balance3d.physics.welding import WeldState
+from balance3d.physics.weld_state import WeldState
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]

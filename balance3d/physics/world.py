@@ -14,7 +14,7 @@ why and how.  A welded body is still a dynamic body of the World: it keeps its n
 Determinism: the engine runs with deterministic overlapping pairs and no sleeping.
 :meth:`World.snapshot` captures every body's part, pose and velocity, and, when
 every dynamic body is welded, the welds
-(:class:`~balance3d.physics.welding.WeldState`); :meth:`World.restore` rebuilds the
+(:class:`~balance3d.physics.weld_state.WeldState`); :meth:`World.restore` rebuilds the
 engine from it (``resetSimulation`` and the bodies in their original order) and
 welds the same bodies again with their stored contacts, solving no statics.  A
 snapshot without welds is welded from scratch: its bodies released at rest, where

@@ -10,7 +10,7 @@ import json
 import pytest
 
 import balance3d.physics.welding as welding
-from balance3d.physics.welding import WeldState
+from balance3d.physics.weld_state import WeldState
 from balance3d.physics.bodies import Snapshot
 from balance3d.physics.world import World, WorldError
 from balance3d.scene import load_scene
