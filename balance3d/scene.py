@@ -59,6 +59,7 @@ PART_KINDS: dict[str, dict[str, str]] = {
     "triangle_frame": {"side": POSITIVE, "bar_width": POSITIVE, "bar_height": POSITIVE},
     "letter": {"glyph": "string", "width": POSITIVE, "height": POSITIVE, "thickness": POSITIVE},
     "stadium": {"length": POSITIVE, "width": POSITIVE, "thickness": POSITIVE},
+    "rounded_box": {"size": VEC3, "radius": POSITIVE},
 }
 _COMMON_PART_KEYS = {"kind", "material", "static", "mass"}
 _MATERIAL_KEYS = {"density": True, "friction": True, "restitution": False,
@@ -429,6 +430,8 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
             built = builders.triangle_frame(dims["side"], dims["bar_width"], dims["bar_height"])
         elif kind == "stadium":
             built = builders.stadium(dims["length"], dims["width"], dims["thickness"])
+        elif kind == "rounded_box":
+            built = builders.rounded_box(dims["size"], dims["radius"])
         else:
             g = glyphs[dims["glyph"]]
             scale = np.array([dims["width"] / g["columns"], dims["height"] / g["rows"]] * 2)

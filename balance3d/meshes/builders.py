@@ -21,6 +21,8 @@ from balance3d.meshes.shapes import Box, Cylinder, Hull, Shape, Sphere
 ROUND_SECTIONS = 48
 #: Icosphere subdivision level for spheres (volume within 0.1 % of the true sphere).
 SPHERE_SUBDIVISIONS = 4
+#: Icosphere subdivision level of a rounded box's corners (162 points each).
+ROUNDED_CORNER_SUBDIVISIONS = 2
 
 Built = tuple[trimesh.Trimesh, tuple[Shape, ...]]
 
@@ -165,3 +167,24 @@ def stadium(length: float, width: float, thickness: float) -> Built:
     core = sg.LineString([(-(length / 2 - r), 0.0), (length / 2 - r, 0.0)])
     outline = core.buffer(r, quad_segs=ROUND_SECTIONS // 4) if length > width else sg.Point(0, 0).buffer(r, quad_segs=ROUND_SECTIONS // 4)
     return _prism(np.asarray(outline.exterior.coords)[:-1], thickness)
+
+
+def rounded_box(size, radius: float) -> Built:
+    """Box of ``size`` (3,) metres (x, y, z) whose edges and corners are rounded to
+    ``radius`` metres (at most half its smallest side), centred on the origin: the
+    convex hull of a sphere of ``radius`` in each corner of the box shrunk by
+    ``radius``.  Convex: one hull piece."""
+    size = np.array([_positive("size", s) for s in size], dtype=float)
+    if size.shape != (3,):
+        raise ValueError(f"size must have 3 values, got {size.shape}")
+    radius = _positive("radius", radius)
+    if radius > size.min() / 2.0:
+        raise ValueError(f"rounding radius {radius} exceeds half the smallest side "
+                         f"{size.min() / 2.0}")
+    ball = trimesh.creation.icosphere(subdivisions=ROUNDED_CORNER_SUBDIVISIONS, radius=radius)
+    inner = size / 2.0 - radius
+    corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1)
+                        for sz in (-1, 1)]) * inner
+    points = (corners[:, None, :] + ball.vertices[None, :, :]).reshape(-1, 3)
+    mesh = trimesh.convex.convex_hull(points)
+    return mesh, (Hull(tuple(map(tuple, mesh.vertices))),)
