@@ -1,0 +1,1 @@
+"""Tower: dice-driven towers of letter and logo pieces (physics helpers so far)."""

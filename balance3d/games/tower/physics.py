@@ -1,0 +1,164 @@
+"""What a Tower game reads from the World about its towers, with no rules in it.
+
+A *tower* here is a base (a static body) and the names of the pieces that belong to
+it.  These helpers measure towers and move them back; which pieces belong where, and
+what a reading means for the game, is the rules' business.
+
+* :func:`release_position` -- where to release a piece so that its lowest point is a
+  gap above whatever lies under its footprint (a drop "just above the top").
+* :func:`tower_height` -- the highest point of a tower's pieces above its base's
+  top face.
+* :func:`centre_of_mass`, :func:`support_polygon`, :func:`support_margin` -- the
+  centre of mass of the pieces above a level against the polygon of their contacts
+  with the pieces below it (the statics of a rigid upper part: it stands when its
+  centre of mass lies over that polygon).
+* :func:`poses`, :func:`displacement`, :func:`moved_pieces` -- which pieces of which
+  tower moved during a turn, by more than a tolerance.
+* :func:`restore_pieces` -- put some pieces back where a snapshot had them, leaving
+  every other body as it is now (a harmed tower restored after a knock).
+
+Units: metres, kilograms; orientations are unit quaternions (x, y, z, w).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import shapely.geometry as sg
+from scipy.spatial.transform import Rotation
+
+from balance3d.meshes.part import Part
+from balance3d.physics.bodies import Snapshot
+from balance3d.physics.errors import WorldError
+from balance3d.physics.world import World
+
+Pose = tuple[np.ndarray, np.ndarray]
+
+
+def _world_points(part: Part, position, orientation) -> np.ndarray:
+    """(n, 3) m: ``part``'s mesh vertices and face centroids (body frame) placed at
+    ``position`` (3,) m, ``orientation`` (4,)."""
+    local = np.vstack([part.mesh.vertices, part.mesh.triangles_center])
+    return Rotation.from_quat(orientation).apply(local) + np.asarray(position, dtype=float)
+
+
+def release_position(world: World, part: Part, xy: Sequence[float],
+                     orientation: Sequence[float], gap: float) -> np.ndarray:
+    """(3,) m: the body-frame position at which ``part``, turned by ``orientation``
+    with its centre of mass above ``xy`` (2,) m, has its lowest point ``gap`` m above
+    the highest surface under its footprint.  The surface is found by vertical rays
+    through the part's vertices and face centroids (:meth:`World.height_below`), so a
+    body thinner than the gaps between those points can be missed."""
+    if not gap >= 0.0:
+        raise ValueError(f"release gap must be zero or positive metres, got {gap!r}")
+    points = _world_points(part, (xy[0], xy[1], 0.0), orientation)
+    surface = world.height_below(points[:, :2])
+    return np.array([xy[0], xy[1], surface + gap - points[:, 2].min()])
+
+
+def tower_height(world: World, base: str, pieces: Iterable[str]) -> float:
+    """m: the highest point of any of ``pieces`` above the top face of ``base`` (its
+    highest vertex); 0 for no pieces."""
+    top = float(world.vertices(base)[:, 2].max())
+    heights = [float(world.vertices(name)[:, 2].max()) - top for name in pieces]
+    return max(heights, default=0.0)
+
+
+def centre_of_mass(world: World, names: Iterable[str]) -> np.ndarray:
+    """(3,) m: the centre of mass of the bodies ``names`` (at least one)."""
+    names = list(names)
+    if not names:
+        raise ValueError("the centre of mass of no bodies is undefined")
+    masses = np.array([world.part(name).mass for name in names])
+    positions = np.array([world.pose(name)[0] for name in names])
+    return masses @ positions / masses.sum()
+
+
+def support_polygon(world: World, upper: Iterable[str], lower: Iterable[str]) -> sg.Polygon:
+    """The convex hull, in the horizontal plane (x, y metres), of the contact points
+    (within ``contact_distance``) between any of ``upper`` and any of ``lower``.  For
+    welded pairs these are the corners of their contact patches.  Empty when fewer
+    than three points span an area."""
+    lower = set(lower)
+    points = []
+    for name in upper:
+        for ct in world.contacts(name):
+            if ct.body_b in lower:
+                points.append(ct.position_b[:2])
+            elif ct.body_a in lower:
+                points.append(ct.position_a[:2])
+    hull = sg.MultiPoint(points).convex_hull if points else sg.Polygon()
+    return hull if isinstance(hull, sg.Polygon) else sg.Polygon()
+
+
+def support_margin(world: World, upper: Iterable[str], lower: Iterable[str]) -> float:
+    """m: how far inside :func:`support_polygon` the centre of mass of ``upper``
+    lies, horizontally (negative: outside it by that much; ``-inf`` with no area of
+    support).  A rigid upper part resting on ``lower`` with a positive margin can
+    stand; with a negative one it tips over the polygon's nearest edge."""
+    upper = list(upper)
+    polygon = support_polygon(world, upper, lower)
+    if polygon.is_empty:
+        return -np.inf
+    com = sg.Point(centre_of_mass(world, upper)[:2])
+    distance = polygon.exterior.distance(com)
+    return float(distance if polygon.contains(com) else -distance)
+
+
+def poses(world: World, names: Iterable[str]) -> dict[str, Pose]:
+    """name -> (position (3,) m, orientation (4,)) of each body ``names``."""
+    return {name: world.pose(name) for name in names}
+
+
+def displacement(part: Part, before: Pose, after: Pose) -> float:
+    """m: the furthest any vertex of ``part`` moved between the poses ``before`` and
+    ``after`` (a turn in place counts by how far it carried the corners)."""
+    a = Rotation.from_quat(before[1]).apply(part.mesh.vertices) + before[0]
+    b = Rotation.from_quat(after[1]).apply(part.mesh.vertices) + after[0]
+    return float(np.linalg.norm(b - a, axis=1).max())
+
+
+def moved_pieces(world: World, before: Mapping[str, Pose],
+                 towers: Mapping[str, Sequence[str]], tolerance: float) -> dict[str, list[str]]:
+    """tower -> the names of its pieces that moved (:func:`displacement`) more than
+    ``tolerance`` m since ``before`` (name -> pose), or that are no longer in the
+    world; towers with none are left out.  ``towers`` maps each tower to its piece
+    names; a piece missing from ``before`` is a :class:`KeyError`."""
+    present = set(world.names)
+    found = {}
+    for tower, names in towers.items():
+        moved = [name for name in names if name not in present
+                 or displacement(world.part(name), before[name], world.pose(name)) > tolerance]
+        if moved:
+            found[tower] = moved
+    return found
+
+
+def restore_pieces(world: World, before: Snapshot, names: Iterable[str]) -> None:
+    """Put the bodies ``names`` back in the pose and velocity ``before`` had them,
+    every other body staying as it is now (bodies not in the world now are not
+    brought back).  The world is rebuilt from that mixed state (:meth:`World.restore`
+    of a snapshot without welds: whatever rests where its statics hold is welded
+    again at the first step), its clock unchanged.  Raises :class:`WorldError`
+    naming the body in the way when a restored piece would overlap a body that stays
+    and has moved since ``before`` (or was not in it): a body still where it was
+    touched the piece there already.
+    """
+    names = set(names)
+    old = {b.name: b for b in before.bodies}
+    missing = sorted(names - set(old))
+    if missing:
+        raise WorldError(f"cannot restore {', '.join(missing)}: not in the snapshot")
+    now = world.snapshot()
+    moved = {b.name for b in now.bodies if b.name not in names and (
+        b.name not in old or (b.position, b.orientation)
+        != (old[b.name].position, old[b.name].orientation))}
+    for name in sorted(names & {b.name for b in now.bodies}):
+        b = old[name]
+        blocking = [other for other in world.overlaps(b.part, b.position, b.orientation)
+                    if other in moved]
+        if blocking:
+            raise WorldError(f"cannot restore {name!r}: {', '.join(blocking)} lies where "
+                             "it stood")
+    bodies = tuple(old[b.name] if b.name in names else b for b in now.bodies)
+    world.restore(Snapshot(bodies, now.time))

@@ -1,0 +1,424 @@
+"""Tower towers against mechanics: built by drops on the Tower scene's plinths, with
+the scene's physics settings, and where an impact decides, against the same landing
+simulated unwelded at a fine step (REFERENCE_STEP, as tests/physics/test_landings.py).
+
+Every piece is released DROP_GAP above whatever lies under its footprint
+(:func:`balance3d.games.tower.physics.release_position`) and settled before the next.
+
+Measured on the shared settings (1/240 s, 50 solver iterations, welding on), which
+these tests keep:
+- 24 pieces flat (letters and logos alternating): every piece within 0.2 mm of its
+  stacked height once built, the top moving 0.0 mm over 60 s.
+- H letters, 4 centred then 8 offset by 0.95 of the critical overhang (19 mm of
+  20): stands, top moving 0.0 mm over 3 s (unwelded at 1/2000 s: 0.4 mm); at 1.05
+  the first offset piece falls off, welded and unwelded.
+- Logo plaques (rounded ends, one convex hull each) were measured worse: the first
+  plaque released 2 mm above another with its centre of mass 5 % of the half width
+  inside the straight edge (0.75 mm) falls, welded and unwelded at 1/2000 s (Bullet
+  finds one contact point per step between two hulls, so a flat landing near an edge
+  rocks it).  These tests use the letters (boxes, whose contacts Bullet finds whole)
+  for the near-critical towers; the README lists the limit.
+"""
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import numpy as np
+import pytest
+import shapely.geometry as sg
+from scipy.spatial.transform import Rotation
+
+from balance3d.games.tower import physics as tower
+from balance3d.physics.impacts import RigidBody, overturned
+from balance3d.physics.world import InvalidStateError, World
+from balance3d.scene import load_scene
+
+TOWER = load_scene("tower")
+SETTINGS = TOWER.physics
+G = SETTINGS.gravity
+BASE = "base_1"
+BASE_SPEC = next(spec for spec in TOWER.bodies if spec.name == BASE)
+BASE_XY = np.asarray(BASE_SPEC.position[:2])
+BASE_TOP = BASE_SPEC.position[2] + TOWER.parts[BASE_SPEC.part].extents[2] / 2
+LOGO, LETTER_H = TOWER.parts["logo"], TOWER.parts["letter_H"]
+LETTERS = [TOWER.parts[name] for name in TOWER.rules["letter_parts"]]
+FLAT = (0.0, 0.0, 0.0, 1.0)
+#: s, the unwelded reference's time step.
+REFERENCE_STEP = 1.0 / 2000.0
+#: m, each piece is released this far above what lies under it.
+DROP_GAP = 0.002
+#: Flat tower: pieces, how long it must stand (s), how far its top may move (m).
+FLAT_PIECES, FLAT_TIME, FLAT_DRIFT = 24, 60.0, 0.002
+#: Near-critical tower: centred pieces under the overhang, offset pieces above it;
+#: the offset as fractions of the critical overhang that stand / fall.
+LOWER_PIECES, UPPER_PIECES = 4, 8
+OVERHANG_STANDS, OVERHANG_FALLS = 0.95, 1.05
+#: s, how long a built tower is watched; m, how far its pieces may move meanwhile
+#: (and how far from its stacked height a piece of a standing tower may rest).
+WATCH_TIME, STAND_TOLERANCE = 3.0, 0.001
+#: m, a piece on edge has its centre of mass this far inside / outside the edge of
+#: the piece it stands on.
+EDGE_OFFSET = 0.001
+#: Careless landings: the piece lands CARELESS_OFFSET (m) further out than the
+#: tower's axis, from heights at these fractions of the height that mechanics says
+#: overturns the tower.
+CARELESS_OFFSET = 0.005
+CARRIED, OVERTURNING = 0.5, 2.0
+
+
+def plinth_world(settings=SETTINGS) -> World:
+    """The table and one plinth (BASE) of the Tower scene."""
+    world = World(settings)
+    for spec in TOWER.bodies:
+        if spec.name in ("table", BASE):
+            part = TOWER.parts[spec.part]
+            world.add(spec.name, part, spec.position, static=part.static)
+    return world
+
+
+def drop(world: World, name: str, part, xy, orientation=FLAT, gap: float = DROP_GAP) -> None:
+    """Release ``part`` ``gap`` above what lies under it, centre of mass over ``xy``,
+    and settle (a fall off the table counts as settled)."""
+    world.drop(name, part, tower.release_position(world, part, xy, orientation, gap),
+               orientation)
+    try:
+        world.settle()
+    except InvalidStateError:
+        pass
+
+
+def watched_moves(world: World, names: list[str], seconds: float) -> float:
+    """m: the furthest any of ``names`` moves over ``seconds`` (inf off the table)."""
+    start = {n: world.pose(n)[0] for n in names}
+    try:
+        world.step(round(seconds / world.settings.time_step))
+        world.check_invalid_state()
+    except InvalidStateError:
+        return math.inf
+    return max(float(np.linalg.norm(world.pose(n)[0] - start[n])) for n in names)
+
+
+# ---------------------------------------------------------------- a flat tower
+def test_24_pieces_built_flat_by_drops_stand_for_a_minute():
+    """12 letters (T, L, H in turn) and 12 logos, alternating, each centred on the
+    plinth: each rests one thickness above the last, and the top stays within
+    FLAT_DRIFT for FLAT_TIME."""
+    world = plinth_world()
+    names = []
+    for i in range(FLAT_PIECES):
+        part = LETTERS[(i // 2) % len(LETTERS)] if i % 2 == 0 else LOGO
+        names.append(f"p{i}")
+        drop(world, names[-1], part, BASE_XY)
+    thickness = LOGO.extents[2]
+    for i, name in enumerate(names):
+        assert world.pose(name)[0][2] == pytest.approx(BASE_TOP + (i + 0.5) * thickness,
+                                                       abs=FLAT_DRIFT), name
+    top = names[-1]
+    height = tower.tower_height(world, BASE, names)
+    assert height == pytest.approx(FLAT_PIECES * thickness, abs=FLAT_DRIFT)
+    start = world.pose(top)[0]
+    world.step(round(FLAT_TIME / SETTINGS.time_step))
+    assert np.linalg.norm(world.pose(top)[0] - start) <= FLAT_DRIFT
+    assert tower.tower_height(world, BASE, names) == pytest.approx(height, abs=FLAT_DRIFT)
+
+
+# ---------------------------------------------------------------- the critical overhang
+def critical_overhang() -> float:
+    """m: the offset along x at which the centre of mass of a column of H letters
+    lies over the outer edge of the H under it (the H's half width: the edge of its
+    leg is straight, and the column's centre of mass lies on its own axis)."""
+    return LETTER_H.extents[0] / 2
+
+
+def overhang_tower(fraction: float, settings=SETTINGS) -> tuple[World, list[str]]:
+    """LOWER_PIECES H letters centred on the plinth, then UPPER_PIECES more, each
+    centred ``fraction`` of the critical overhang further along +x."""
+    world = plinth_world(settings)
+    names = []
+    offset = fraction * critical_overhang()
+    for i in range(LOWER_PIECES + UPPER_PIECES):
+        shift = offset if i >= LOWER_PIECES else 0.0
+        names.append(f"h{i}")
+        drop(world, names[-1], LETTER_H, BASE_XY + (shift, 0.0))
+    return world, names
+
+
+def stands(world: World, names: list[str]) -> bool:
+    """Every piece at its stacked height and none moving STAND_TOLERANCE in
+    WATCH_TIME."""
+    thickness = LETTER_H.extents[2]
+    if any(abs(world.pose(n)[0][2] - (BASE_TOP + (i + 0.5) * thickness)) > STAND_TOLERANCE
+           for i, n in enumerate(names)):
+        return False
+    return watched_moves(world, names, WATCH_TIME) <= STAND_TOLERANCE
+
+
+@cache
+def built_overhang(fraction: float):
+    """The near-critical tower at ``fraction``, built once, as a snapshot."""
+    world, names = overhang_tower(fraction)
+    return world.snapshot(), names
+
+
+@pytest.mark.parametrize("fraction,expected", [(OVERHANG_STANDS, True), (OVERHANG_FALLS, False)])
+def test_an_offset_upper_part_stands_inside_and_falls_beyond_the_critical_overhang(
+        fraction, expected):
+    snapshot, names = built_overhang(fraction)
+    world = World.from_snapshot(snapshot, SETTINGS)
+    if expected:
+        upper, lower = names[LOWER_PIECES:], names[LOWER_PIECES - 1:LOWER_PIECES]
+        margin = (1 - OVERHANG_STANDS) * critical_overhang()
+        assert tower.support_margin(world, upper, lower) == pytest.approx(margin, abs=1e-4)
+    assert stands(world, names) == expected
+
+
+def test_the_unwelded_fine_world_agrees_on_the_critical_overhang():
+    reference = SETTINGS.replace(weld=False, time_step=REFERENCE_STEP)
+    for fraction, expected in ((OVERHANG_STANDS, True), (OVERHANG_FALLS, False)):
+        world, names = overhang_tower(fraction, reference)
+        assert stands(world, names) == expected, fraction
+
+
+# ---------------------------------------------------------------- pieces on edge
+def turned(part, design: Rotation) -> tuple[float, float, float, float]:
+    """The body-frame orientation of ``part`` turned by ``design`` from its design
+    frame (the frame its glyph is drawn in, z through its thickness)."""
+    return tuple(float(v) for v in (design * Rotation.from_matrix(
+        part.design_from_body[:3, :3])).as_quat())
+
+
+#: Pieces stood on edge: the turn from the design frame (letters drawn in xy, upright
+#: along y) to the pose they are released in.
+UPRIGHT = Rotation.from_euler("x", 90, degrees=True)       # design +y up
+UPSIDE_DOWN = Rotation.from_euler("x", -90, degrees=True)  # design -y up
+ON_FOOT_END = Rotation.from_euler("y", 90, degrees=True)   # design +x down
+#: degrees: a piece turned less than this from its release pose has stood.
+STOOD_ANGLE_DEG = 5.0
+
+
+def footprint_margin(part, orientation) -> float:
+    """m: how far inside the convex hull of its lowest face (the vertices within
+    1 um of its lowest point, in plan) the centre of mass of ``part`` lies, turned
+    by ``orientation``; negative outside.  From the mesh alone."""
+    points = Rotation.from_quat(orientation).apply(part.mesh.vertices)
+    low = points[points[:, 2] <= points[:, 2].min() + 1e-6]
+    hull = sg.MultiPoint(low[:, :2]).convex_hull
+    centre = sg.Point(0.0, 0.0)
+    distance = hull.exterior.distance(centre)
+    return distance if hull.contains(centre) else -distance
+
+
+def stood(world: World, name: str, orientation) -> bool:
+    """Whether body ``name`` is still turned as released (within STOOD_ANGLE_DEG)."""
+    turn = Rotation.from_quat(world.pose(name)[1]) * Rotation.from_quat(orientation).inv()
+    return math.degrees(turn.magnitude()) < STOOD_ANGLE_DEG
+
+
+@pytest.mark.parametrize("letter,design", [
+    ("T", UPRIGHT), ("T", UPSIDE_DOWN), ("H", UPRIGHT), ("L", UPRIGHT), ("L", ON_FOOT_END)],
+    ids=["T-on-its-stem", "T-on-its-bar", "H-on-its-legs", "L-on-its-foot",
+         "L-on-the-end-of-its-foot"])
+def test_a_piece_on_edge_on_a_flat_one_stands_when_its_footprint_holds_its_centre_of_mass(
+        letter, design):
+    """Released on edge, centre of mass over a logo lying flat: it stands when its
+    centre of mass lies over the convex hull of the face it lands on (the H's two
+    leg ends count as one footprint), and topples otherwise (the L on the end of its
+    foot: its centre of mass is 22.5 mm up the glyph, the foot 15 mm high)."""
+    part = TOWER.parts[f"letter_{letter}"]
+    orientation = turned(part, design)
+    margin = footprint_margin(part, orientation)
+    assert abs(margin) > EDGE_OFFSET            # no knife edge among the cases
+    world = plinth_world()
+    drop(world, "flat", LOGO, BASE_XY)
+    drop(world, "edge", part, BASE_XY, orientation)
+    assert stood(world, "edge", orientation) == (margin > 0.0)
+    assert stood(world, "flat", FLAT)
+
+
+@pytest.mark.parametrize("outside,expected", [(-1, True), (1, False)])
+def test_a_piece_on_edge_over_the_edge_of_a_flat_one_stands_while_its_centre_of_mass_is_over_it(
+        outside, expected):
+    """An upright L on its foot, across the straight outer edge of an H lying flat
+    (its leg's edge, at half the H's width from its centre): its centre of mass
+    EDGE_OFFSET inside that edge stands, EDGE_OFFSET outside topples."""
+    part = TOWER.parts["letter_L"]
+    orientation = turned(part, UPRIGHT)
+    world = plinth_world()
+    drop(world, "flat", LETTER_H, BASE_XY)
+    edge = LETTER_H.extents[0] / 2
+    drop(world, "edge", part, BASE_XY + (edge + outside * EDGE_OFFSET, 0.0), orientation)
+    assert stood(world, "edge", orientation) == expected
+
+
+# ---------------------------------------------------------------- placements on a tall tower
+def world_inertia(world: World, name: str) -> np.ndarray:
+    """(3, 3) kg m^2: body ``name``'s inertia about its centre of mass, world axes."""
+    rotation = Rotation.from_quat(world.pose(name)[1]).as_matrix()
+    return rotation @ np.diag(world.part(name).inertia) @ rotation.T
+
+
+def overturns(world: World, names: list[str], part, xy, gap: float) -> bool:
+    """Whether ``part``, released ``gap`` (m) above the column ``names`` (bottom
+    first, on BASE) and landing flat with its centre of mass over ``xy``, overturns
+    some upper part of it about an edge of its support, by rigid impact mechanics
+    (:func:`balance3d.physics.impacts.overturned`): the landing is plastic but for
+    the pair's restitution, and the upper part turns with the landed piece on it.
+    A landing whose weight alone tips it counts too."""
+    top = max(float(world.vertices(n)[:, 2].max()) for n in names)
+    landed = RigidBody(part.mass, np.array([xy[0], xy[1], top + part.extents[2] / 2]),
+                       np.diag(part.inertia))
+    impulse = part.mass * math.sqrt(2.0 * G * gap) * (1.0 + part.material.restitution ** 2)
+    hit = (landed.com, np.array([0.0, 0.0, -impulse]))
+    for i in range(len(names)):
+        upper, lower = names[i:], names[i - 1] if i else BASE
+        points = np.array([ct.position_b if ct.body_b == lower else ct.position_a
+                           for ct in world.contacts(upper[0], lower)])
+        bodies = [RigidBody(world.part(n).mass, world.pose(n)[0], world_inertia(world, n))
+                  for n in upper] + [landed]
+        if overturned(bodies, points, np.array([0.0, 0.0, 1.0]),
+                      part.material.friction ** 2, [hit], G):
+            return True
+    return False
+
+
+def overturning_height(world: World, names: list[str], part, xy) -> float:
+    """m: the least release gap from which :func:`overturns` says ``part`` landing
+    over ``xy`` overturns the column ``names`` (bisection between 0 and 1 m)."""
+    low, high = 0.0, 1.0
+    assert not overturns(world, names, part, xy, low) and overturns(world, names, part, xy, high)
+    for _ in range(30):
+        middle = (low + high) / 2
+        low, high = (low, middle) if overturns(world, names, part, xy, middle) else (middle, high)
+    return high
+
+
+def land_on(snapshot, names: list[str], settings, offset: float, gap: float) -> bool:
+    """Restore the near-critical tower ``snapshot`` in a World of ``settings``, land
+    an H on it ``offset`` (m) further out than its upper part's axis from ``gap``
+    (m) above; returns whether the tower stood (every piece still within
+    STAND_TOLERANCE of its height, WATCH_TIME later)."""
+    world = World.from_snapshot(snapshot, settings)
+    heights = {n: world.pose(n)[0][2] for n in names}
+    axis = BASE_XY + (OVERHANG_STANDS * critical_overhang() + offset, 0.0)
+    world.drop("landing", LETTER_H, tower.release_position(world, LETTER_H, axis, FLAT, gap))
+    try:
+        world.step(round(WATCH_TIME / settings.time_step))
+        world.check_invalid_state()
+    except InvalidStateError:
+        return False
+    return all(abs(world.pose(n)[0][2] - heights[n]) <= STAND_TOLERANCE for n in names)
+
+
+REFERENCE = SETTINGS.replace(weld=False, time_step=REFERENCE_STEP)
+
+
+def landing_xy(offset: float) -> np.ndarray:
+    """(2,) m: ``offset`` further out than the near-critical tower's upper axis."""
+    return BASE_XY + (OVERHANG_STANDS * critical_overhang() + offset, 0.0)
+
+
+def test_a_gentle_placement_on_a_near_critical_tower_does_not_topple_it():
+    """An H released DROP_GAP above the top of the tower at 0.95 of its critical
+    overhang, on the axis of its upper part: mechanics, the World and the unwelded
+    fine World all keep it standing."""
+    snapshot, names = built_overhang(OVERHANG_STANDS)
+    world = World.from_snapshot(snapshot, SETTINGS)
+    assert not overturns(world, names, LETTER_H, landing_xy(0.0), DROP_GAP)
+    assert land_on(snapshot, names, SETTINGS, 0.0, DROP_GAP)
+    assert land_on(snapshot, names, REFERENCE, 0.0, DROP_GAP)
+
+
+def test_a_piece_landing_too_far_out_topples_a_near_critical_tower_by_its_weight():
+    """Released gently but CARELESS_OFFSET * 2 out: the landed piece's weight alone
+    carries the upper part's centre of mass (1 mm inside the edge) past the edge."""
+    snapshot, names = built_overhang(OVERHANG_STANDS)
+    world = World.from_snapshot(snapshot, SETTINGS)
+    offset = 2 * CARELESS_OFFSET
+    assert offset / (UPPER_PIECES + 1) > (1 - OVERHANG_STANDS) * critical_overhang()
+    assert overturns(world, names, LETTER_H, landing_xy(offset), 0.0)
+    assert not land_on(snapshot, names, SETTINGS, offset, DROP_GAP)
+    assert not land_on(snapshot, names, REFERENCE, offset, DROP_GAP)
+
+
+@pytest.mark.parametrize("fraction,expected", [(CARRIED, True), (OVERTURNING, False)])
+def test_a_careless_landing_topples_a_near_critical_tower_as_impact_mechanics_says(
+        fraction, expected):
+    """An H landing CARELESS_OFFSET out (its weight alone leaves the upper part's
+    centre of mass 0.44 mm inside the edge): mechanics says it overturns the upper
+    part from 44 mm (measured: 43.95 mm); the World stands from half of that and
+    falls from twice it.  The unwelded fine World also falls from twice it."""
+    snapshot, names = built_overhang(OVERHANG_STANDS)
+    world = World.from_snapshot(snapshot, SETTINGS)
+    gap = fraction * overturning_height(world, names, LETTER_H, landing_xy(CARELESS_OFFSET))
+    assert land_on(snapshot, names, SETTINGS, CARELESS_OFFSET, gap) == expected
+    if not expected:
+        assert not land_on(snapshot, names, REFERENCE, CARELESS_OFFSET, gap)
+
+
+@pytest.mark.xfail(strict=True, reason="known disagreement: the unwelded fine World topples "
+                                       "where rigid impact mechanics and the World stand "
+                                       "(README, Known limits)")
+def test_the_unwelded_fine_world_carries_a_careless_landing_below_the_mechanics_limit():
+    """Measured: the unwelded World at REFERENCE_STEP topples this tower from 0.1 of
+    the height mechanics gives (4.4 mm), also with 200 solver iterations and at
+    1/5000 s; a centred landing from DROP_GAP it carries."""
+    snapshot, names = built_overhang(OVERHANG_STANDS)
+    world = World.from_snapshot(snapshot, SETTINGS)
+    gap = CARRIED * overturning_height(world, names, LETTER_H, landing_xy(CARELESS_OFFSET))
+    assert land_on(snapshot, names, REFERENCE, CARELESS_OFFSET, gap)
+
+
+# ---------------------------------------------------------------- four towers on one table
+#: Pieces of the four towers: a tall one (BASE) that a hand knocks over towards the
+#: one on KNOCKED, and two short ones.
+FOUR_TOWERS = {"base_0": 3, BASE: 24, "base_2": 14, "base_3": 3}
+KNOCKED = "base_2"
+#: rad/s: the hand turns the tall tower about its plinth's edge on KNOCKED's side.
+KNOCK_SPIN = 1.0
+#: m: a piece that moved further than this was knocked (the scene's rule value).
+KNOCK_TOLERANCE = TOWER.rules["knock_tolerance"]
+#: m: a restored piece is this close to where it stood (the engine's round trip of
+#: a pose through its own units and the World's inertia priming, not physics).
+RESTORE_TOLERANCE = 1e-9
+
+
+def four_towers() -> tuple[World, dict[str, list[str]]]:
+    """The Tower scene's table with FOUR_TOWERS built flat by drops (letters and
+    logos alternating), centred on their plinths."""
+    world = TOWER.build_world()
+    towers = {}
+    for base, count in FOUR_TOWERS.items():
+        xy = next(spec.position[:2] for spec in TOWER.bodies if spec.name == base)
+        towers[base] = [f"{base}/{i}" for i in range(count)]
+        for i, name in enumerate(towers[base]):
+            drop(world, name, LETTERS[(i // 2) % len(LETTERS)] if i % 2 == 0 else LOGO, xy)
+    return world, towers
+
+
+def test_a_collapse_that_knocks_another_tower_is_detected_and_that_tower_restored():
+    """The tall tower, turned towards its neighbour at KNOCK_SPIN about its plinth's
+    edge, falls on it: both are reported moved (by more than the scene's
+    knock_tolerance), the short towers are not.  With the fallen pieces taken away,
+    the knocked tower is put back exactly as it stood before the knock, and stands."""
+    world, towers = four_towers()
+    everything = [name for names in towers.values() for name in names]
+    before, start = world.snapshot(), tower.poses(world, everything)
+    assert not tower.moved_pieces(world, start, towers, KNOCK_TOLERANCE)
+    edge = np.array([*BASE_XY, BASE_TOP]) + (TOWER.parts["base"].extents[0] / 2, 0.0, 0.0)
+    for name in towers[BASE]:
+        arm = world.pose(name)[0] - edge
+        world.set_velocity(name, (KNOCK_SPIN * arm[2], 0.0, -KNOCK_SPIN * arm[0]))
+    assert not world.settle().timed_out
+    moved = tower.moved_pieces(world, start, towers, KNOCK_TOLERANCE)
+    assert set(moved) == {BASE, KNOCKED}
+    for name in moved[BASE]:
+        world.remove(name)
+    tower.restore_pieces(world, before, towers[KNOCKED])
+    for name in towers[KNOCKED]:
+        assert tower.displacement(world.part(name), start[name],
+                                  world.pose(name)) <= RESTORE_TOLERANCE, name
+    world.step(round(WATCH_TIME / SETTINGS.time_step))
+    standing = {base: names for base, names in towers.items() if base != BASE}
+    assert not tower.moved_pieces(world, start, standing, KNOCK_TOLERANCE)
+    assert set(towers[KNOCKED]) <= set(world.welded_names)
