@@ -4,8 +4,8 @@ A *tower* here is a base (a static body) and the names of the pieces that belong
 it.  These helpers measure towers and move them back; which pieces belong where, and
 what a reading means for the game, is the rules' business.
 
-* :func:`release_position` -- where to release a piece so that its lowest point is a
-  gap above whatever lies under its footprint (a drop "just above the top").
+* :func:`release_position` -- where to release a piece so that, lowered straight
+  down, it would touch what lies under it after a gap (a drop "just above the top").
 * :func:`tower_height` -- the highest point of a tower's pieces above its base's
   top face.
 * :func:`centre_of_mass`, :func:`support_polygon`, :func:`support_margin` -- the
@@ -45,15 +45,16 @@ def _world_points(part: Part, position, orientation) -> np.ndarray:
 def release_position(world: World, part: Part, xy: Sequence[float],
                      orientation: Sequence[float], gap: float) -> np.ndarray:
     """(3,) m: the body-frame position at which ``part``, turned by ``orientation``
-    with its centre of mass above ``xy`` (2,) m, has its lowest point ``gap`` m above
-    the highest surface under its footprint.  The surface is found by vertical rays
-    through the part's vertices and face centroids (:meth:`World.height_below`), so a
-    body thinner than the gaps between those points can be missed."""
+    with its centre of mass above ``xy`` (2,) m, is released ``gap`` m above what lies
+    under it: lowered straight down, it would first touch after ``gap``.  What lies
+    under it is found by a vertical ray through each of the part's vertices and face
+    centroids (:meth:`World.height_below`), so a body thinner than the gaps between
+    those points can be missed."""
     if not gap >= 0.0:
         raise ValueError(f"release gap must be zero or positive metres, got {gap!r}")
     points = _world_points(part, (xy[0], xy[1], 0.0), orientation)
-    surface = world.height_below(points[:, :2])
-    return np.array([xy[0], xy[1], surface + gap - points[:, 2].min()])
+    clearance = max(world.height_below(point[:2]) - point[2] for point in points)
+    return np.array([xy[0], xy[1], clearance + gap])
 
 
 def tower_height(world: World, base: str, pieces: Iterable[str]) -> float:
