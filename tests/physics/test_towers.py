@@ -514,3 +514,33 @@ def test_a_piece_is_released_its_gap_above_the_first_thing_it_would_touch():
                           upright) == []
     assert world.overlaps(part, tuple(position - (DROP_GAP + LOWERING_STEP) * down),
                           upright) == ["h3"]
+
+
+# ---------------------------------------------------------------- logo plaques near an edge
+#: A logo offset across the straight side of the logo under it, as fractions of the
+#: critical offset (half its width): stands / falls as mechanics says, and the
+#: fraction from which the World wrongly drops it (module docstring).
+LOGO_STANDS, LOGO_FALLS, LOGO_LIMIT = 0.8, 1.05, 0.9
+
+
+def logo_stands_offset(fraction: float) -> bool:
+    """A logo released DROP_GAP above a logo on the plinth, offset along y (across
+    the lower one's straight side) by ``fraction`` of half its width: whether it
+    rests flat on it."""
+    world = plinth_world()
+    drop(world, "lower", LOGO, BASE_XY)
+    drop(world, "upper", LOGO, BASE_XY + (0.0, fraction * LOGO.extents[1] / 2))
+    flat = BASE_TOP + 1.5 * LOGO.extents[2]
+    return abs(world.pose("upper")[0][2] - flat) <= STAND_TOLERANCE and stood(world, "upper", FLAT)
+
+
+@pytest.mark.parametrize("fraction,expected", [(LOGO_STANDS, True), (LOGO_FALLS, False)])
+def test_a_logo_offset_on_a_logo_stands_inside_the_straight_edge_and_falls_beyond_it(
+        fraction, expected):
+    assert logo_stands_offset(fraction) == expected
+
+
+@pytest.mark.xfail(strict=True, reason="known limit: a logo landing flat near an edge rocks "
+                                       "over it (README, Known limits)")
+def test_a_logo_landing_near_the_straight_edge_stands_while_its_centre_of_mass_is_over_it():
+    assert logo_stands_offset(LOGO_LIMIT)
