@@ -44,6 +44,7 @@ from balance3d.scene import Scene, load_scene
 
 if TYPE_CHECKING:
     from balance3d.games.game import Game
+    from balance3d.meshes.part import Part
 
 
 # ---------------------------------------------------------------------- results
@@ -198,6 +199,11 @@ class State(ABC):
     @abstractmethod
     def legal_pieces(self, player: int | None = None) -> list[str]:
         """Pieces ``player`` (default: the current player) may play now."""
+
+    @abstractmethod
+    def piece_part(self, piece: str) -> "Part":
+        """The part ``piece`` is made of, wherever it is (a hand, a supply, the
+        World): what a window draws and where a gesture releases it."""
 
     @abstractmethod
     def legal_decisions(self) -> list[Action]:
