@@ -164,7 +164,7 @@ class State(ABC):
         state = cls(scene, players, seed, variant)
         state._world = scene.build_world()
         state._setup()
-        state._snapshot = state._world.snapshot()
+        state.commit_world()
         return state
 
     # -- the world ---------------------------------------------------------------
@@ -182,8 +182,13 @@ class State(ABC):
         return self._world
 
     def commit_world(self) -> None:
-        """Record the world's current state as the new between-turns snapshot."""
+        """Record the world's current state as the new between-turns snapshot, and
+        restore the world from it: between turns this state reads exactly the world
+        a clone, a saved copy or a replay of it reads (the engine's own pose of a
+        body can differ from its restored pose in the last bits), so a bot or a
+        legality check decides the same in all of them."""
         self._snapshot = self._world.snapshot()
+        self._world.restore(self._snapshot)
 
     # -- the API -----------------------------------------------------------------
     @property

@@ -120,13 +120,13 @@ def test_release_on_the_low_side_is_refused_and_keeps_holding(fresh):
     gesture = DropGesture()
     gesture.pick(fresh, "1u-1")
     gesture.move(*world_xy(fresh, +0.15))             # the low side
-    before = fresh.to_dict()
+    before = fresh.to_json()
     ok, reason = gesture.check(fresh)
     assert not ok and "high side" in reason
     with pytest.raises(GestureError, match="high side"):
         gesture.release(fresh)
     assert gesture.holding == "1u-1"
-    assert fresh.to_dict() == before
+    assert fresh.to_json() == before
 
 
 def test_release_over_an_occupied_spot_is_refused_with_the_games_reason(monkeypatch):
@@ -144,10 +144,10 @@ def test_release_over_an_occupied_spot_is_refused_with_the_games_reason(monkeypa
     gesture = DropGesture()
     gesture.pick(state, "6u-1")
     gesture.move(x, y)
-    before = state.to_dict()
+    before = state.to_json()
     with pytest.raises(GestureError, match="overlap .*6u-3"):
         gesture.release(state)
-    assert gesture.holding == "6u-1" and state.to_dict() == before
+    assert gesture.holding == "6u-1" and state.to_json() == before
 
 
 def test_release_above_a_frozen_block_is_refused():
@@ -161,10 +161,10 @@ def test_release_above_a_frozen_block_is_refused():
     gesture.pick(state, "4u-2")
     gesture.turn(6)                                    # across the beam
     gesture.move(*world_xy(state, -state.low_end * 0.06))
-    before = state.to_dict()
+    before = state.to_json()
     with pytest.raises(GestureError, match="frozen block"):
         gesture.release(state)
-    assert gesture.holding == "4u-2" and state.to_dict() == before
+    assert gesture.holding == "4u-2" and state.to_json() == before
 
 
 def test_a_legal_release_returns_the_drop_shown_and_goes_idle(fresh):
