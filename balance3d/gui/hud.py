@@ -64,12 +64,11 @@ def _prompt(session: Session) -> str:
         turn = session.running
         who = "the game" if turn.player is None else state.players[turn.player].name
         return f"{who}: {describe_action(action_to_dict(turn.action))} ..."
+    if state.is_over:
+        return "\n".join(describe_outcome(session.record()))
     if session.replay_mode:
         done, total = session.replay_position
-        return (f"replay: {done} of {total} actions shown" +
-                (", next action: N" if done < total else ", the end"))
-    if state.is_over:
-        return "\n".join(describe_outcome(session.recorder.record()))
+        return f"replay: {done} of {total} actions shown" + (", the end" if done == total else "")
     seat = state.current_player
     bot = session.bot(seat)
     if bot is not None:

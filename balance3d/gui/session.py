@@ -105,6 +105,7 @@ class Session:
         self._seen = len(state.events)
         self._replay = None if replay is None else list(replay)
         self._replayed = 0
+        self._record: dict[str, Any] | None = None
         if self.record_path is not None:
             self._check_target(self.record_path, recorder.record())
 
@@ -219,6 +220,13 @@ class Session:
         world = self.state.world
         return {name: world.pose(name) for name in world.names}
 
+    def record(self) -> dict[str, Any]:
+        """The record of the finished actions (kept until the next one ends: cheap to
+        ask every frame)."""
+        if self._record is None:
+            self._record = self.recorder.record()
+        return self._record
+
     def can_undo(self) -> bool:
         """True when a human action can be undone."""
         return bool(self._undo)
@@ -251,13 +259,11 @@ class Session:
         move once it is ready, and set the next bot thinking.  Returns the texts of
         what happened (the game's events, in order) for the log.  Raises
         :class:`~balance3d.bots.BotError` when a bot fails or plays an illegal
-        move."""
+        move, :class:`SessionError` when the autosave cannot be written (the game
+        goes on; the file keeps its last whole record) and a physics error of the
+        running turn (the game is as before that action)."""
         if self.running is not None:
-            if self._speed == "instant":
-                self.running.run()
-            else:
-                self.running.advance(self.clock.steps_due(frame_dt))
-            self._after_steps()
+            self._advance(None if self._speed == "instant" else self.clock.steps_due(frame_dt))
         if self.running is None and self._thinking is not None and self._thinking.done():
             self._play_bot_move()
         if (self.running is None and self._thinking is None and self._replay is None
@@ -273,8 +279,7 @@ class Session:
         """Run one physics step of the running turn while the clock is paused (the
         designer's single step)."""
         if self.running is not None:
-            self.running.advance(self.clock.single_step())
-            self._after_steps()
+            self._advance(self.clock.single_step())
 
     def next_action(self) -> Action | None:
         """In a replay, begin the next recorded action as a running turn and return
@@ -324,7 +329,9 @@ class Session:
         self._autosave()
 
     def restart(self) -> None:
-        """A fresh game with the same game, variant, scene, seed and seats."""
+        """A fresh game with the same game, variant, scene, seed and seats (a replay
+        starts again from its first action).  With autosave, the file then holds the
+        new game."""
         old = self.state
         self._drop_work()
         state = new_game(old.name, players=list(old.players), seed=old.seed, scene=old.scene,
@@ -349,7 +356,7 @@ class Session:
         if self.running is not None:
             raise SessionError(f"cannot save to {path} while a turn runs: wait for it to "
                                f"settle")
-        self._write(Path(path), self.recorder.record())
+        self._write(Path(path), self.record())
 
     def close(self) -> None:
         """Stop the worker (a move being worked out is abandoned)."""
@@ -367,8 +374,21 @@ class Session:
         """A turn has begun: show it, or finish it now (a decision, or "instant")."""
         self.clock.carry = 0.0
         self.running = turn
-        if not turn.done and self._speed == "instant":
-            turn.run()
+        self._advance(None if self._speed == "instant" else 0)
+
+    def _advance(self, steps: int | None) -> None:
+        """Run ``steps`` physics steps of the running turn (None: to its end) and
+        finish it if it has ended.  A step that fails (a
+        :class:`~balance3d.physics.world.WorldError`) ends the turn with the game as
+        it was before the action, and is raised."""
+        try:
+            if steps is None:
+                self.running.run()
+            else:
+                self.running.advance(steps)
+        except BaseException:
+            self.running = None
+            raise
         self._after_steps()
 
     def _after_steps(self) -> None:
@@ -379,7 +399,7 @@ class Session:
             return
         self.running = None
         self.last_verdict = turn.verdict
-        record = self.recorder.record()
+        record = self._record = self.recorder.record()
         events = self.state.events
         self._texts.extend(e.text for e in events[self._seen:])
         self._seen = len(events)
@@ -411,10 +431,11 @@ class Session:
             self.running.cancel()
             self.running = None
         self._thinking = None
+        self._record = None
 
     def _autosave(self) -> None:
         if self.record_path is not None:
-            self._write(self.record_path, self.recorder.record())
+            self._write(self.record_path, self.record())
 
     def _write(self, path: Path, record: dict[str, Any]) -> None:
         """Write ``record`` to ``path`` unless the file holds another game."""

@@ -46,8 +46,8 @@ def simulated(players: int, bots: list[str], seed: int, variant: str = "basic") 
 
 
 def all_bot_session(players, bots, seed, variant="basic", **kw) -> Session:
-    return Session.new("tilted", variant=variant, players=[f"Player {i + 1}" for i in range(players)],
-                       bots=bots, seed=seed, **kw)
+    names = [f"Player {i + 1}" for i in range(players)]
+    return Session.new("tilted", variant=variant, players=names, bots=bots, seed=seed, **kw)
 
 
 @pytest.fixture
@@ -175,26 +175,75 @@ def test_autosave_after_every_action_and_never_a_half_file(tmp_path, monkeypatch
     with Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
                      record_path=path) as s:
         run_until(s, s.human_to_act)
-        saved = path.read_bytes() if path.exists() else None
-        assert saved is None or saved.decode() == rec.dumps(s.recorder.record())
+        s.submit(s.state.legal_release())
+        run_until(s, lambda: s.running is None)
+        assert path.read_text() == rec.dumps(s.recorder.record())
+        run_until(s, s.human_to_act)                     # the bot's replies are saved too
+        assert path.read_text() == rec.dumps(s.recorder.record())
+        saved = path.read_bytes()
         s.submit(s.state.legal_release())
         s.tick(FRAME)
         assert s.running is not None
         # mid-turn the file holds the finished actions only, as a whole record
-        if saved is not None:
-            assert path.read_bytes() == saved
-        run_until(s, lambda: s.running is None)
-        assert path.read_text() == rec.dumps(s.recorder.record())
-        before = path.read_bytes()
+        assert path.read_bytes() == saved
+        assert len(rec.load_record(path).actions) == len(s.recorder.turns)
+
         # a crash while writing leaves the last whole record and no stray file
         def crash(fd):
             raise OSError(28, "No space left on device")
         monkeypatch.setattr(os, "fsync", crash)
         with pytest.raises(SessionError, match="No space left"):
-            run_until(s, lambda: len(s.recorder.turns) > len(rec.parse_record(
-                rec.read_json(path)).actions))
-        assert path.read_bytes() == before
+            run_until(s, lambda: False)
+        assert path.read_bytes() == saved
         assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+def test_a_record_path_holding_another_game_is_refused_at_the_start(tmp_path):
+    path = tmp_path / "theirs.json"
+    path.write_text(simulated(1, ["random"], 3, "solo"))
+    kept = path.read_bytes()
+    with pytest.raises(SessionError, match="theirs.json holds a different game"):
+        Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
+                    record_path=path)
+    assert path.read_bytes() == kept
+    with pytest.raises(SessionError, match="is a folder"):
+        Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
+                    record_path=tmp_path)
+
+
+# ---------------------------------------------------------------------- pacing
+@pytest.mark.parametrize("speed, steps", [("real", 4), ("fast", 16)])
+def test_a_frame_runs_the_steps_its_wall_time_owes(human_first, speed, steps):
+    s = human_first
+    s.speed = speed
+    s.submit(s.state.legal_release())
+    step = s.state.world.settings.time_step
+    start = s.state.world.time
+    s.tick(FRAME)                               # 1/60 s at 1x = 4 steps of 1/240 s
+    assert s.state.world.time - start == pytest.approx(steps * step)
+
+
+def test_pause_and_single_step(human_first):
+    s = human_first
+    s.submit(s.state.legal_release())
+    step = s.state.world.settings.time_step
+    s.clock.speed = 0.0
+    start = s.state.world.time
+    for _ in range(10):
+        s.tick(FRAME)
+    assert s.state.world.time == start and s.running is not None
+    s.single_step()
+    assert s.state.world.time - start == pytest.approx(step)
+    s.clock.speed = 1.0
+    run_until(s, lambda: s.running is None)
+
+
+def test_instant_finishes_a_human_drop_at_once(human_first):
+    s = human_first
+    s.speed = "instant"
+    s.submit(s.state.legal_release())
+    assert s.running is None and s.last_verdict is not None
+    assert s.tick(FRAME)[0].startswith("Ann drops")
 
 
 # ---------------------------------------------------------------------- save and load
@@ -336,3 +385,21 @@ def test_bad_settings_are_refused():
         Session.new("tilted", players=["A"], bots=[None, None], seed=0, variant="solo")
     with pytest.raises(SessionError, match="bot 'nobody'"):
         Session.new("tilted", players=["A"], bots=["nobody"], seed=0, variant="solo")
+
+
+def test_a_physics_error_mid_turn_ends_the_turn_and_leaves_the_game_as_before(human_first,
+                                                                              monkeypatch):
+    from balance3d.physics.world import World, WorldError
+
+    s = human_first
+    before = s.state.to_json()
+    s.submit(s.state.legal_release())
+
+    def blow_up(self, n=1):
+        raise WorldError("invalid state: a body left the table")
+    monkeypatch.setattr(World, "step", blow_up)
+    with pytest.raises(WorldError, match="left the table"):
+        s.tick(FRAME)
+    monkeypatch.undo()
+    assert s.running is None and s.human_to_act()
+    assert s.state.to_json() == before

@@ -50,7 +50,8 @@ def test_the_buy_prompt_and_buttons_cost_what_the_rules_say():
     cost = state.rules.buy_cost
     assert coins(cost) in TEXT.prompt(state) and TEXT.prompt(state).startswith("Player 1:")
     labels = {TEXT.decision_label(state, a): a for a in state.legal_decisions()}
-    assert labels == {f"Buy ({coins(cost)})": Choose("buy", True), "Don't buy": Choose("buy", False)}
+    assert labels == {f"Buy ({coins(cost)})": Choose("buy", True),
+                      "Don't buy": Choose("buy", False)}
 
 
 def test_the_size_prompt_offers_both_fallback_lengths():
