@@ -59,6 +59,8 @@ def hud_text(session: Session) -> HudText:
 
 
 def _prompt(session: Session) -> str:
+    """What is happening or asked for: the running action, the result, a replay's
+    progress, a bot thinking, or the game's prompt for the human to act."""
     state = session.state
     if session.running is not None:
         turn = session.running

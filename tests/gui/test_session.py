@@ -24,14 +24,17 @@ PATIENCE = 120.0
 FRAME = 1.0 / 60.0
 
 
-def run_until(session: Session, done, frame_dt: float = FRAME) -> int:
-    """Tick ``session`` until ``done()``; the number of ticks in which a turn ran."""
-    start, running_ticks = time.monotonic(), 0
+def run_until(session: Session, done, frame_dt: float | list[float] = FRAME) -> int:
+    """Tick ``session`` until ``done()`` with frames of ``frame_dt`` s (a list: in
+    turn); the number of ticks in which a turn ran."""
+    frames = frame_dt if isinstance(frame_dt, list) else [frame_dt]
+    start, running_ticks, count = time.monotonic(), 0, 0
     while not done():
         if time.monotonic() - start > PATIENCE:
             raise AssertionError("the session made no progress")
         running_ticks += session.running is not None
-        session.tick(frame_dt)
+        session.tick(frames[count % len(frames)])
+        count += 1
         if session.bot_thinking():
             time.sleep(0.001)
     return running_ticks
@@ -124,14 +127,21 @@ def test_an_all_bot_game_at_speed_instant_records_what_simulate_records(players,
         assert rec.dumps(session.recorder.record()) == simulated(players, bots, seed, variant)
 
 
-def test_an_all_bot_game_in_real_time_records_what_simulate_records():
+def test_an_all_bot_game_in_real_time_records_what_simulate_records(tmp_path):
+    # uneven frames, some shorter than a physics step (nothing to run, a fraction
+    # carried), some of several steps
+    frames = [0.7 / 240, 1.0 / 60, 0.002, 1.0 / 30, 1.0 / 240]
     with all_bot_session(2, ["random", "random"], 1, speed="real") as session:
-        ticks = run_until(session, lambda: session.state.is_over, frame_dt=FRAME)
-        # each drop settles in about 0.7 s: some 40 frames of 4 steps; the game has
-        # more than ten drops
-        assert ticks > 200
-        assert rec.dumps(session.recorder.record()) == simulated(2, ["random", "random"], 1)
+        ticks = run_until(session, lambda: session.state.is_over, frame_dt=frames)
+        # each drop settles in about 0.7 s of simulated time: some 70 of these
+        # frames; the game has more than ten drops
+        assert ticks > 500
         assert session.clock.behind == 0.0
+        mine = rec.dumps(session.recorder.record())
+    path = tmp_path / "simulated.json"
+    assert cli_main(["simulate", "tilted", "--players", "2", "--bots", "random", "--seed", "1",
+                     "--record", str(path), "--quiet"]) == 0
+    assert mine == path.read_text()
 
 
 # ---------------------------------------------------------------------- human actions
@@ -403,3 +413,28 @@ def test_a_physics_error_mid_turn_ends_the_turn_and_leaves_the_game_as_before(hu
     monkeypatch.undo()
     assert s.running is None and s.human_to_act()
     assert s.state.to_json() == before
+
+
+def test_two_undos_go_back_two_human_actions_and_autosave_follows(tmp_path):
+    path = tmp_path / "autosave.json"
+    with Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
+                     record_path=path) as s:
+        run_until(s, s.human_to_act)
+        first, turns = s.state.to_json(), len(s.recorder.turns)
+        human_actions = 0
+        for _ in range(2):
+            s.submit(s.state.legal_release())
+            human_actions += 1
+            run_until(s, s.human_to_act)
+            if s.state.phase == "buy":                 # decline, so the bot plays
+                s.submit(s.state.legal_decisions()[-1])
+                human_actions += 1
+                run_until(s, s.human_to_act)
+        longest = path.read_text()
+        for _ in range(human_actions):
+            assert s.can_undo()
+            s.undo()
+        assert not s.can_undo()
+        assert s.state.to_json() == first and len(s.recorder.turns) == turns
+        # the autosave follows the session back: the file is its own, not another game's
+        assert path.read_text() == rec.dumps(s.recorder.record()) != longest
