@@ -116,6 +116,21 @@ def test_a_failing_bot_is_reported_by_tick():
 
 
 # ---------------------------------------------------------------------- same record as simulate
+def test_between_turns_a_state_and_its_clone_read_the_same_world():
+    """Why a bot may plan on a clone: every body's pose, and so every release area
+    and legality check, is the same bit for bit in the live state and in its clone
+    (the live world is restored from the snapshot a clone is built from)."""
+    state = new_game("tilted", players=["A", "B"], seed=1)
+    bots = [make_bot("random", 1, seat) for seat in range(2)]
+    for _ in range(8):
+        clone = state.clone()
+        assert state.release_area() == clone.release_area()
+        for name in state.world.names:
+            for mine, theirs in zip(state.world.pose(name), clone.world.pose(name)):
+                assert mine.tolist() == theirs.tolist()
+        state.apply(bots[state.current_player].choose(state))
+
+
 @pytest.mark.parametrize("players, bots, seed, variant", [
     (2, ["random", "random"], 1, "basic"),
     (1, ["random"], 3, "solo"),
