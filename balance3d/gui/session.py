@@ -91,7 +91,6 @@ class Session:
             raise SessionError(f"{len(bots)} bot entries for {len(state.players)} seats")
         self.recorder = recorder
         self._bots = list(bots)
-        self.record_path = None if record_path is None else Path(record_path)
         self.clock = PhysicsClock(state.world.settings.time_step)
         self._speed = "real"
         self.speed = speed
@@ -106,8 +105,8 @@ class Session:
         self._replay = None if replay is None else list(replay)
         self._replayed = 0
         self._record: dict[str, Any] | None = None
-        if self.record_path is not None:
-            self._check_target(self.record_path, recorder.record())
+        self._record_path: Path | None = None
+        self.record_path = record_path
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -133,7 +132,7 @@ class Session:
              speed: str = "real") -> "Session":
         """The game saved in the record ``path``, replayed to where it stopped and
         ready to go on.  ``bots`` (per seat, None for a human) replaces the
-        recorded seats' bots; the record's own by default.  :class:`SessionError`
+        recorded seats' bots (the record's own by default).  :class:`SessionError`
         when the record no longer replays to the same verdicts."""
         path = Path(path)
         record = rec.load_record(path)
@@ -173,6 +172,19 @@ class Session:
     def state(self) -> State:
         """The live state (read it to draw; never change it)."""
         return self.recorder.state
+
+    @property
+    def record_path(self) -> Path | None:
+        """Where the record is autosaved (None: nowhere).  Setting it checks the
+        file at once: :class:`SessionError` when it holds another game."""
+        return self._record_path
+
+    @record_path.setter
+    def record_path(self, path: Path | None) -> None:
+        if path is not None:
+            path = Path(path)
+            self._check_target(path, self.record())
+        self._record_path = path
 
     @property
     def speed(self) -> str:
@@ -471,14 +483,17 @@ def _make_bots(state: State) -> list[Bot | None]:
             for p in state.players]
 
 
-#: Record fields two records of the same game share.
-_SAME_GAME = ("format", "game", "variant", "seed", "scene", "players", "setup")
+#: Record fields two records of the same game share (and the seats' names; who
+#: plays a seat, a person or a bot, may change when a game is loaded).
+_SAME_GAME = ("format", "game", "variant", "seed", "scene", "setup")
 
 
 def _earlier_record(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """True when ``old`` is a record of the same game as ``new`` that stopped at or
     before it (its turns are the first turns of ``new``)."""
     if any(old.get(key) != new.get(key) for key in _SAME_GAME):
+        return False
+    if [p["name"] for p in old["players"]] != [p["name"] for p in new["players"]]:
         return False
     turns = old["turns"]
     return len(turns) <= len(new["turns"]) and new["turns"][:len(turns)] == turns

@@ -324,6 +324,16 @@ def test_load_can_seat_other_bots(tmp_path, human_first):
     with Session.load(path, bots=["random", "random"]) as loaded:
         assert loaded.bot(0).name == "random" and not loaded.human_to_act()
         assert [p.bot for p in loaded.state.players] == ["random", "random"]
+        # the same game, whoever plays its seats: autosave may go on in its file
+        loaded.record_path = path
+        run_until(loaded, lambda: len(loaded.recorder.turns) > len(s.recorder.turns))
+        assert path.read_text() == rec.dumps(loaded.recorder.record())
+    other = tmp_path / "other.json"
+    other.write_text(simulated(1, ["random"], 3, "solo"))
+    with Session.load(path) as loaded:
+        with pytest.raises(SessionError, match="other.json holds a different game"):
+            loaded.record_path = other
+        assert loaded.record_path is None
 
 
 # ---------------------------------------------------------------------- undo and restart
