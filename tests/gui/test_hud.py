@@ -78,8 +78,8 @@ def test_a_running_drop_then_the_buy_decision_and_its_verdict(session):
     session.tick(FRAME)
     hud = hud_text(session)
     assert marked(hud) == [1] == [state.current_player]
-    if session.bot_thinking():
-        assert hud.prompt == "Player 2 (random) is thinking..."
+    assert session.bot_thinking()           # its move is played on a later frame
+    assert hud.prompt == "Player 2 (random) is thinking..."
     assert hud.decisions == []
     assert hud.log[-1] == state.events[-1].text
 
