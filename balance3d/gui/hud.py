@@ -66,11 +66,18 @@ def _prompt(session: Session) -> str:
         turn = session.running
         who = "the game" if turn.player is None else state.players[turn.player].name
         return f"{who}: {describe_action(action_to_dict(turn.action))} ..."
-    if state.is_over:
-        return "\n".join(describe_outcome(session.record()))
+    lines = describe_outcome(session.record()) if state.is_over else []
     if session.replay_mode:
         done, total = session.replay_position
-        return f"replay: {done} of {total} actions shown" + (", the end" if done == total else "")
+        differences = session.replay_differences()
+        if differences is None:
+            lines.insert(0, f"replay: {done} of {total} actions shown")
+        elif differences:
+            lines.insert(0, f"replay: the end; it differs from the record: {differences[0]}")
+        else:
+            lines.insert(0, f"replay: the end; all {total} verdicts as recorded")
+    if lines:
+        return "\n".join(lines)
     seat = state.current_player
     bot = session.bot(seat)
     if bot is not None:

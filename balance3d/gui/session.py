@@ -80,12 +80,12 @@ class Session:
     record_path : autosave: the record is written there after every finished action
         (and after undo and restart).
     speed : "real", "fast" or "instant".
-    replay : the actions of a record to show one at a time (:meth:`replaying`).
+    replay : a record whose actions are shown one at a time (:meth:`replaying`).
     """
 
     def __init__(self, recorder: rec.Recorder, bots: list[Bot | None], *,
                  record_path: Path | None = None, speed: str = "real",
-                 replay: list[Action] | None = None) -> None:
+                 replay: rec.Record | None = None) -> None:
         state = recorder.state
         if len(bots) != len(state.players):
             raise SessionError(f"{len(bots)} bot entries for {len(state.players)} seats")
@@ -102,8 +102,9 @@ class Session:
         self._written: dict[Path, bytes] = {}
         self._texts: list[str] = []
         self._seen = len(state.events)
-        self._replay = None if replay is None else list(replay)
+        self._replay = replay
         self._replayed = 0
+        self._differences: list[str] | None = None
         self._record: dict[str, Any] | None = None
         self._record_path: Path | None = None
         self.record_path = record_path
@@ -164,8 +165,7 @@ class Session:
         scene = playing.record_scene(record, path.resolve().parent)
         state = playing.start_game(record, scene)
         recorder = rec.Recorder(state, record.data["scene"].get("file"))
-        return cls(recorder, [None] * len(state.players), speed=speed,
-                   replay=list(record.actions))
+        return cls(recorder, [None] * len(state.players), speed=speed, replay=record)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -208,7 +208,21 @@ class Session:
     @property
     def replay_position(self) -> tuple[int, int]:
         """(actions begun, actions in the record) of a replay; (0, 0) otherwise."""
-        return (self._replayed, len(self._replay)) if self._replay is not None else (0, 0)
+        if self._replay is None:
+            return 0, 0
+        return self._replayed, len(self._replay.actions)
+
+    def replay_differences(self) -> list[str] | None:
+        """Once a replay has shown every action: where its record differs from the
+        recorded one (:func:`balance3d.record.diff_records`; empty when every
+        verdict, event and the outcome are the same).  None before then and
+        outside a replay."""
+        if (self._replay is None or self.running is not None
+                or self._replayed < len(self._replay.actions)):
+            return None
+        if self._differences is None:
+            self._differences = rec.diff_records(self._replay.data, self.record())
+        return self._differences
 
     def bot(self, seat: int) -> Bot | None:
         """The bot playing ``seat``, or None for a human."""
@@ -301,9 +315,9 @@ class Session:
             raise SessionError("next_action() steps a replay (Session.replaying)")
         if self.running is not None:
             raise SessionError("the previous action is still running")
-        if self._replayed >= len(self._replay):
+        if self._replayed >= len(self._replay.actions):
             return None
-        index, action = self._replayed, self._replay[self._replayed]
+        index, action = self._replayed, self._replay.actions[self._replayed]
         try:
             turn = self.recorder.begin(action)
         except IllegalActionError as exc:
@@ -354,6 +368,7 @@ class Session:
         self._undo.clear()
         self.last_verdict = None
         self._replayed = 0
+        self._differences = None
         self._texts.extend(e.text for e in state.events)
         self._seen = len(state.events)
         self._autosave()

@@ -107,3 +107,10 @@ def test_a_replay_says_how_far_it_is(tmp_path):
         r.next_action()
         assert hud_text(r).prompt.startswith("Ann: drop")
         assert hud_text(r).decisions == []
+        r.speed = "instant"
+        tick_until(r, lambda: r.running is None)
+        while r.next_action() is not None:
+            pass
+        lines = hud_text(r).prompt.split("\n")
+        assert lines[0] == f"replay: the end; all {total} verdicts as recorded"
+        assert lines[1:] == describe_outcome(r.record())

@@ -409,6 +409,24 @@ def test_replaying_shows_each_recorded_action_as_a_running_turn(tmp_path):
         assert shown == list(original.actions)
         assert s.replay_position == (len(shown), len(shown))
         assert rec.dumps(s.recorder.record()) == path.read_text()
+        assert s.replay_differences() == []
+
+
+def test_a_replay_says_where_it_differs_from_its_record(tmp_path):
+    data = json.loads(simulated(1, ["random"], 3, "solo"))
+    first_drop = next(i for i, t in enumerate(data["turns"]) if t["action"]["type"] == "drop")
+    data["turns"][first_drop]["verdict"]["settles"] += 1            # not what physics says
+    path = tmp_path / "tampered.json"
+    path.write_text(rec.dumps(data))
+    with Session.replaying(path, speed="instant") as s:
+        while s.next_action() is not None:
+            done, total = s.replay_position
+            if done < total:
+                assert s.replay_differences() is None           # not at the end yet
+        assert s.replay_differences() == [
+            f"turns[{first_drop}].verdict.settles: recorded "
+            f"{data['turns'][first_drop]['verdict']['settles']}, replayed "
+            f"{data['turns'][first_drop]['verdict']['settles'] - 1}"]
 
 
 # ---------------------------------------------------------------------- settings
