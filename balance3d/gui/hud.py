@@ -23,7 +23,7 @@ CURRENT_MARK, OTHER_MARK = "> ", "  "
 class HudText:
     """What the HUD shows now.
 
-    title : "Tilted (basic) - turn 7".  seats : a line per seat, the seat to act
+    title : "Game (variant) - turn 7".  seats : a line per seat, the seat to act
     marked with :data:`CURRENT_MARK`.  prompt : what the seat to act is asked for,
     "Bob (planner) is thinking...", what is running, or the result (several lines).
     verdict : the last verdict's lines.  log : the last :data:`LOG_LINES` event

@@ -94,8 +94,10 @@ def test_every_phase_of_an_advanced_game_is_worded_from_the_state():
             need = max(auction.high + 1, state.rules.auction_min_bid)
             assert auction.piece in prompt and f"at least {coins(need)}" in prompt
             if auction.high_bidder is not None:
-                assert f"high bid {auction.high} by " \
+                assert "raise to" in prompt and f"high bid {auction.high} by " \
                        f"{state.players[auction.high_bidder].name}" in prompt
+            else:
+                assert "no bid yet" in prompt
             for action, label in zip(decisions, labels):
                 assert label == ("Pass" if isinstance(action, Pass) else
                                  f"Bid {coins(action.value)}")
