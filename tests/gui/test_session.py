@@ -80,10 +80,14 @@ class SlowBot:
         return decisions[0] if decisions else state.legal_release()
 
 
-def test_a_thinking_bot_does_not_block_the_tick():
+def test_a_thinking_bot_does_not_block_the_tick(monkeypatch):
     state = new_game("tilted", players=["A", "B"], seed=3)
     slow = SlowBot(0.8)
     bots = [slow if seat == state.current_player else None for seat in range(2)]
+    cloned_on = []
+    clone = type(state).clone
+    monkeypatch.setattr(type(state), "clone", lambda self: cloned_on.append(
+        threading.current_thread()) or clone(self))
     with Session(rec.Recorder(state), bots) as session:
         start = time.monotonic()
         session.tick(FRAME)
@@ -98,6 +102,7 @@ def test_a_thinking_bot_does_not_block_the_tick():
         thread, seen = slow.seen[0]
         assert thread is not threading.main_thread()
         assert seen is not session.state                 # the bot planned on a clone
+        assert cloned_on[0] is threading.main_thread()   # made on the calling thread
         assert len(session.recorder.record()["turns"]) == 1 or session.running is not None
 
 
