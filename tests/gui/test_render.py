@@ -12,6 +12,7 @@ from balance3d.games.base import Drop
 from balance3d.games.tilted import TiltedState
 from balance3d.games.tilted.judge import BeamFrame, table_top
 from balance3d.gui.games.tilted import table as tilted_table
+from balance3d.gui.view.grain import GRAIN_DEPTH, grain_levels
 from balance3d.gui.view.lights import AMBIENT, FILL, SUN
 
 SIZE = (640, 360)
@@ -99,9 +100,32 @@ def test_beam_top_shows_lit_wood(view):
     for path, strength in ((sun, SUN), (fill, FILL)):
         towards = -np.array(path.getQuat(render).getForward())
         light += strength * max(float(np.dot(normal, towards)), 0.0)
-    expected = np.asarray(PALETTE["beam"][:3]) * light * 255.0
-    assert np.allclose(pixel(view, image, point), np.minimum(expected, 255.0),
-                       rtol=LAMBERT_TOLERANCE, atol=3.0)
+    # the grain darkens by a factor in [1 - GRAIN_DEPTH, 1]
+    brightest = np.asarray(PALETTE["beam"][:3]) * light * 255.0
+    seen = pixel(view, image, point)
+    assert np.all(seen <= brightest * (1 + LAMBERT_TOLERANCE) + 3.0)
+    assert np.all(seen >= brightest * (1 - GRAIN_DEPTH) * (1 - LAMBERT_TOLERANCE) - 3.0)
+
+
+def test_wood_shows_grain_and_the_felt_does_not(view):
+    image = view.image()
+    state = view.state
+    # across the grain (the beam's width) the wood's brightness goes up and down
+    across = [pixel(view, image, beam_point(state, 0.23, t)).sum()
+              for t in np.linspace(-0.026, 0.026, 27)]
+    assert (max(across) - min(across)) / max(across) > GRAIN_DEPTH / 2
+    top = table_top(state.world)
+    felt = [pixel(view, image, (x, -0.065, top)).sum() for x in np.linspace(-0.2, -0.16, 9)]
+    assert (max(felt) - min(felt)) / max(felt) < 0.03
+
+
+def test_the_grain_is_the_same_every_time():
+    first = grain_levels()
+    assert np.array_equal(first, grain_levels())
+    assert first.min() >= 1 - GRAIN_DEPTH and first.max() <= 1.0
+    # it tiles: the last row and column continue into the first ones smoothly
+    step = np.abs(np.diff(first, axis=0)).max()
+    assert np.abs(first[0] - first[-1]).max() <= 1.5 * step
 
 
 def test_staged_blocks_show_their_length_tint(view):
@@ -180,3 +204,44 @@ def test_ghost_is_red_when_illegal_only(view):
         view.hide_ghost()
     assert red_g > 2.0 and red_b > 2.0
     assert legal_g < 1.2 and legal_b < 1.2
+
+
+def test_landing_marker_rings_the_point(view):
+    from balance3d.gui.view.overlays import MARKER_COLOUR, MARKER_RADII
+
+    top = table_top(view.state.world)
+    point = np.array([-0.12, -0.065, top])
+    on_ring = point + (sum(MARKER_RADII) / 2.0, 0.0, 0.0)
+    view.show_marker(point)
+    try:
+        image = view.image()
+        ring = pixel(view, image, on_ring)
+        assert np.linalg.norm(chroma(ring) - chroma(MARKER_COLOUR)) < SAME_HUE
+        assert_shows(view, image, point, "felt")   # the ring's middle is open
+    finally:
+        view.hide_marker()
+    assert_shows(view, view.image(), on_ring, "felt")
+
+
+def cyan_near(view, image, point, half=3):
+    from balance3d.gui.view.overlays import FORCE_COLOUR
+
+    patch = window(view, image, point, half).reshape(-1, 3)
+    return min(np.linalg.norm(chroma(p) - chroma(FORCE_COLOUR)) for p in patch) < SAME_HUE
+
+
+def test_contact_forces_show_as_arrows_over_the_bodies(view):
+    from balance3d.gui.view.overlays import FORCE_LENGTH, FORCE_MAX_LENGTH
+
+    world = view.state.world
+    contacts = [ct for ct in world.contacts("1u-1") if ct.normal_force > 0.0]
+    assert contacts, "the staged block rests on something"
+    ct = max(contacts, key=lambda c: c.normal_force)
+    length = min(FORCE_LENGTH * ct.normal_force, FORCE_MAX_LENGTH)
+    middle = np.asarray(ct.position_b) + np.asarray(ct.normal) * length / 2.0
+    view.show_forces(world.contacts())
+    try:
+        assert cyan_near(view, view.image(), middle)
+    finally:
+        view.hide_forces()
+    assert not cyan_near(view, view.image(), middle)

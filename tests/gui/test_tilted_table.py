@@ -135,3 +135,31 @@ def test_section_value_labels_tilt_with_the_beam(view):
                      for lab in view.node("beam").findAllMatches("**/label:1"))
     # the two "1" labels sit near the two ends: one low, one high
     assert heights[1] - heights[0] > 0.5 * frame.half[0] * abs(frame.rotation[2, 0])
+
+
+def test_designer_centre_of_mass_is_the_beam_with_its_load():
+    from balance3d.gui.view.offscreen import offscreen_base
+    from balance3d.gui.view.table import TableView
+
+    with open(scenes_dir() / "shared" / "common.toml", "rb") as handle:
+        density = tomllib.load(handle)["materials"]["wood"]["density"]
+    state = TiltedState.arranged(2, seed=1, low_end=+1)
+    state.stage([Drop("2u-1", -0.15, 0.0, 0.003)])
+    world = state.world
+    # masses from the scene's sizes and the wood's density (kg)
+    beam_mass = density * 0.60 * 0.06 * 0.012
+    block_mass = density * 0.05 * 0.025 * 0.025
+    expected = (beam_mass * world.pose("beam")[0] + block_mass * world.pose("2u-1")[0]) \
+        / (beam_mass + block_mass)
+    view = TableView(offscreen_base((640, 360)), state, shadows=False)
+    try:
+        assert view.base.render.find("**/centre-of-mass").isEmpty()   # designer off
+        view.set_designer(True)
+        marker = view.base.render.find("**/centre-of-mass")
+        assert np.allclose(marker.getPos(view.base.render), expected, atol=1e-6)
+        # the load on the -x half pulls it off the beam's centre towards -x
+        assert expected[0] < world.pose("beam")[0][0] - 0.005
+        view.set_designer(False)
+        assert view.base.render.find("**/centre-of-mass").isEmpty()
+    finally:
+        view.destroy()

@@ -24,6 +24,8 @@ MARKER_RADII, MARKER_THICKNESS = (0.008, 0.005), 0.001
 FORCE_COLOUR: Colour = (0.1, 0.9, 1.0, 1.0)
 #: m per N: arrow length for a contact's normal force, and the longest arrow (m).
 FORCE_LENGTH, FORCE_MAX_LENGTH = 0.05, 0.12
+#: Draw order of the designer's layers in Panda3D's "fixed" bin (after the scene).
+ON_TOP_SORT = 50
 #: Arrow head length as a fraction of the arrow, and its half-angle spread.
 HEAD_FRACTION, HEAD_SPREAD = 0.25, 0.35
 
@@ -61,11 +63,15 @@ class Overlays:
         self._marker.hide()
 
     def layer(self, name: str) -> NodePath:
-        """An empty, unlit node ``name`` (its previous contents removed)."""
+        """An empty, unlit node ``name`` (its previous contents removed), drawn over
+        everything else (a designer's marks inside a pile stay visible)."""
         old = self._layers.pop(name, None)
         if old is not None:
             old.removeNode()
         path = self._layers[name] = self.root.attachNewNode(name)
+        path.setBin("fixed", ON_TOP_SORT)
+        path.setDepthTest(False)
+        path.setDepthWrite(False)
         return unlit(path)
 
     def show_ghost(self, part: Part, pose: tuple, legal: bool) -> None:

@@ -18,6 +18,7 @@ from scipy.spatial.transform import Rotation
 from balance3d.games.base import State
 from balance3d.gui.games import game_table
 from balance3d.gui.view.camera import OrbitCamera
+from balance3d.gui.view.grain import WOOD, apply_grain
 from balance3d.gui.view.lights import SHADOW_MASK, SHADOW_SIZE, add_lights
 from balance3d.gui.view.marks import place
 from balance3d.gui.view.meshes import part_node
@@ -71,6 +72,8 @@ class TableView:
     def _add(self, name: str, part: Part, position, quat) -> NodePath:
         path = self._bodies.attachNewNode(part_node(part, name))
         path.setColor(*self.table.colour(self.state, name))
+        if part.material.name == WOOD:
+            apply_grain(path)
         path.setTag("piece", name)
         place(path, position, quat)
         self._nodes[name] = path
@@ -87,6 +90,12 @@ class TableView:
                     else self.table.piece_part(self.state, name)
                 path = self._add(name, part, pos, quat)
             place(path, pos, quat)
+        self.table.update(self, self.state, self.designer)
+
+    def set_designer(self, on: bool) -> None:
+        """Show (``on``) or hide the game's designer overlays (such as a centre of
+        mass); contact-force arrows are shown by :meth:`show_forces`."""
+        self.designer = bool(on)
         self.table.update(self, self.state, self.designer)
 
     def node(self, name: str) -> NodePath:
@@ -137,8 +146,8 @@ class TableView:
         self.overlays.hide_forces()
 
     def overlay(self, name: str) -> NodePath:
-        """An empty node ``name`` for a game's own overlays (emptied on each call),
-        unlit and casting no shadow."""
+        """An empty node ``name`` for a game's own overlays (emptied on each call):
+        unlit, casting no shadow, drawn over the bodies."""
         return self.overlays.layer(name)
 
     # ------------------------------------------------------------------ images

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import trimesh
@@ -182,6 +183,12 @@ def centre_of_mass(world) -> np.ndarray:
     return masses @ points / masses.sum()
 
 
+@cache
+def com_mesh() -> trimesh.Trimesh:
+    """The centre-of-mass marker: a sphere of ``COM_RADIUS`` m."""
+    return trimesh.creation.icosphere(2, COM_RADIUS)
+
+
 class TiltedTable:
     """Tilted's :class:`~balance3d.gui.games.GameTable` (see the module docstring)."""
 
@@ -232,8 +239,7 @@ class TiltedTable:
             return
         world = state.world
         com = centre_of_mass(world)
-        solid(layer, "centre-of-mass", trimesh.creation.icosphere(2, COM_RADIUS), COM_COLOUR)
-        layer.find("centre-of-mass").setPos(*com)
+        solid(layer, "centre-of-mass", com_mesh(), COM_COLOUR).setPos(*com)
         segments(layer, "plumb", [(com, (com[0], com[1], table_top(world)))], COM_COLOUR)
 
 
