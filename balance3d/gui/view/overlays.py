@@ -74,8 +74,11 @@ class Overlays:
         path.setDepthWrite(False)
         return unlit(path)
 
-    def show_ghost(self, part: Part, pose: tuple, legal: bool) -> None:
-        """The translucent ghost of ``part`` at body-frame ``pose``."""
+    def show_ghost(self, part: Part, pose: tuple | None, legal: bool) -> None:
+        """The translucent ghost of ``part`` at body-frame ``pose`` (None hides it)."""
+        if pose is None:
+            self.hide_ghost()
+            return
         if self._ghost is None or self._ghost_part is not part:
             if self._ghost is not None:
                 self._ghost.removeNode()
@@ -92,8 +95,11 @@ class Overlays:
         if self._ghost is not None:
             self._ghost.hide()
 
-    def show_marker(self, point: Sequence[float]) -> None:
-        """The landing ring, lying flat at ``point`` ((3,) m)."""
+    def show_marker(self, point: Sequence[float] | None) -> None:
+        """The landing ring, lying flat at ``point`` ((3,) m; None hides it)."""
+        if point is None:
+            self.hide_marker()
+            return
         self._marker.setPos(*(float(v) for v in point))
         self._marker.setZ(float(point[2]) + MARKER_THICKNESS / 2.0)
         self._marker.show()

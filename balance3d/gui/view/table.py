@@ -145,16 +145,17 @@ class TableView:
         return boxes
 
     # ------------------------------------------------------------------ overlays
-    def show_ghost(self, part: Part, pose: tuple, legal: bool) -> None:
+    def show_ghost(self, part: Part, pose: tuple | None, legal: bool) -> None:
         """The held piece, translucent, at ``pose`` (body frame: position (3,) m,
-        quaternion xyzw); red when ``legal`` is False."""
+        quaternion xyzw); red when ``legal`` is False; None hides it."""
         self.overlays.show_ghost(part, pose, legal)
 
     def hide_ghost(self) -> None:
         self.overlays.hide_ghost()
 
-    def show_marker(self, point: Sequence[float]) -> None:
-        """A ring on the surface at ``point`` ((3,) m): where the held piece lands."""
+    def show_marker(self, point: Sequence[float] | None) -> None:
+        """A ring on the surface at ``point`` ((3,) m): where the held piece lands;
+        None hides it."""
         self.overlays.show_marker(point)
 
     def hide_marker(self) -> None:

@@ -146,11 +146,16 @@ _LONG_TO_X = {0: Rotation.identity(), 1: Rotation.from_euler("z", -90, degrees=T
 
 def tray_mats(state) -> list[tuple[int | None, Mat, str, list[str]]]:
     """``(seat, mat, label, pieces)`` of each seat's tray, then the supply's (seat
-    None)."""
+    None); the pieces are those not in the World."""
     players = len(state.players)
-    seats = [(seat, mat, state.players[seat].name, state.hand(seat))
+    in_world = set(state.world.names)   # a dropped block while its turn runs
+
+    def out(pieces: list[str]) -> list[str]:
+        return [p for p in pieces if p not in in_world]
+
+    seats = [(seat, mat, state.players[seat].name, out(state.hand(seat)))
              for seat, mat in enumerate(seat_mats(players))]
-    return seats + [(None, supply_mat(players), "Supply", state.supply)]
+    return seats + [(None, supply_mat(players), "Supply", out(state.supply))]
 
 
 def mat_colour(seat: int) -> Colour:
