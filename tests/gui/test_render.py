@@ -223,6 +223,12 @@ def test_landing_marker_rings_the_point(view):
     assert_shows(view, view.image(), on_ring, "felt")
 
 
+def _flip(ct):
+    """The same contact seen from its other body."""
+    return type(ct)(ct.body_b, ct.body_a, ct.position_b, ct.position_a,
+                    tuple(-v for v in ct.normal), ct.distance, ct.normal_force)
+
+
 def cyan_near(view, image, point, half=3):
     from balance3d.gui.view.overlays import FORCE_COLOUR
 
@@ -238,7 +244,10 @@ def test_contact_forces_show_as_arrows_over_the_bodies(view):
     assert contacts, "the staged block rests on something"
     ct = max(contacts, key=lambda c: c.normal_force)
     length = min(FORCE_LENGTH * ct.normal_force, FORCE_MAX_LENGTH)
-    middle = np.asarray(ct.position_b) + np.asarray(ct.normal) * length / 2.0
+    # the block rests on the beam: the arrow is the beam's push on it, upwards
+    support = ct if ct.body_a == "1u-1" else _flip(ct)
+    assert support.normal[2] > 0.9
+    middle = np.asarray(support.position_b) + np.asarray(support.normal) * length / 2.0
     view.show_forces(world.contacts())
     try:
         assert cyan_near(view, view.image(), middle)

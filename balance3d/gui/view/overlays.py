@@ -108,12 +108,17 @@ class Overlays:
         self._marker.hide()
 
     def show_forces(self, contacts: Iterable) -> None:
-        """An arrow per contact: from the point on ``body_b`` along the normal (the
-        push on ``body_a``), ``FORCE_LENGTH`` m per N, at most ``FORCE_MAX_LENGTH``."""
+        """An arrow per contact for its normal force, ``FORCE_LENGTH`` m per N (at
+        most ``FORCE_MAX_LENGTH``): the push on the body it holds up (the normal
+        from ``body_b`` towards ``body_a``, or its opposite when that points down,
+        drawn from the other body's contact point)."""
         pairs = []
         for ct in contacts:
             length = min(FORCE_LENGTH * float(ct.normal_force), FORCE_MAX_LENGTH)
-            pairs += arrow_lines(ct.position_b, np.asarray(ct.normal, float) * length)
+            normal, start = np.asarray(ct.normal, float), ct.position_b
+            if normal[2] < 0.0:
+                normal, start = -normal, ct.position_a
+            pairs += arrow_lines(start, normal * length)
         segments(self.layer("forces"), "forces", pairs, FORCE_COLOUR)
 
     def hide_forces(self) -> None:
