@@ -254,3 +254,17 @@ def test_contact_forces_show_as_arrows_over_the_bodies(view):
     finally:
         view.hide_forces()
     assert not cyan_near(view, view.image(), middle)
+
+
+def test_offscreen_base_is_made_once_and_resized(base):
+    from balance3d.gui.view.offscreen import offscreen_base
+
+    try:
+        again = offscreen_base((320, 200))
+        assert again is base
+        assert (base.win.getXSize(), base.win.getYSize()) == (320, 200)
+        texture = base.win.getScreenshot()
+        assert (texture.getXSize(), texture.getYSize()) == (320, 200)
+    finally:
+        offscreen_base(SIZE)
+    assert (base.win.getXSize(), base.win.getYSize()) == SIZE

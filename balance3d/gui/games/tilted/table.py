@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import trimesh
@@ -23,9 +24,14 @@ from scipy.spatial.transform import Rotation
 from balance3d.games.tilted import piece_length
 from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame, table_top
 from balance3d.games.tilted.judge import TABLE as TABLE_BODY
+from balance3d.games.tilted.state import TiltedState
 from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
 from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
 from balance3d.meshes.part import Part
+from balance3d.physics.world import World
+
+if TYPE_CHECKING:
+    from balance3d.gui.view.table import TableView
 
 #: RGBA colours: the felt table top, the beam's and the fulcrum's wood.
 FELT: Colour = (0.16, 0.36, 0.24, 1.0)
@@ -144,7 +150,7 @@ _LONG_TO_X = {0: Rotation.identity(), 1: Rotation.from_euler("z", -90, degrees=T
               2: Rotation.from_euler("y", 90, degrees=True)}
 
 
-def tray_mats(state) -> list[tuple[int | None, Mat, str, list[str]]]:
+def tray_mats(state: TiltedState) -> list[tuple[int | None, Mat, str, list[str]]]:
     """``(seat, mat, label, pieces)`` of each seat's tray, then the supply's (seat
     None); the pieces are those not in the World."""
     players = len(state.players)
@@ -165,21 +171,21 @@ def mat_colour(seat: int) -> Colour:
                  + MAT_FELT_SHARE * np.asarray(FELT))
 
 
-def section_labels(state) -> list[tuple[float, int, float]]:
+def section_labels(state: TiltedState) -> list[tuple[float, int, float]]:
     """Beam-frame ``(s, value, section length)`` (m, coins, m): where each section's
     value is written (the middle of the section, both sides of the centre line)."""
     return [(side * (sec.start + sec.stop) / 2.0, sec.value, sec.stop - sec.start)
             for sec in state.rules.sections for side in (-1, +1)]
 
 
-def section_lines(state) -> list[float]:
+def section_lines(state: TiltedState) -> list[float]:
     """Beam-frame ``s`` of the painted lines: the centre line and every boundary
     between two sections, both sides."""
     inner = [sec.stop for sec in state.rules.sections[:-1]]
     return [0.0] + [side * s for s in inner for side in (-1, +1)]
 
 
-def centre_of_mass(world) -> np.ndarray:
+def centre_of_mass(world: World) -> np.ndarray:
     """(3,) m: centre of mass of the beam with everything resting on it (every
     moving body of the World)."""
     names = world.dynamic_names
@@ -197,10 +203,10 @@ def com_mesh() -> trimesh.Trimesh:
 class TiltedTable:
     """Tilted's :class:`~balance3d.gui.games.GameTable` (see the module docstring)."""
 
-    def camera_preset(self, state) -> CameraPreset:
+    def camera_preset(self, state: TiltedState) -> CameraPreset:
         return CameraPreset(target=(0.08, -0.1, 0.0), distance=1.2, heading=0.0, pitch=55.0)
 
-    def trays(self, state) -> list[Tray]:
+    def trays(self, state: TiltedState) -> list[Tray]:
         top = table_top(state.world)
         trays = []
         for seat, mat, label, pieces in tray_mats(state):
@@ -208,16 +214,16 @@ class TiltedTable:
             trays.append(Tray(seat, label, tuple(pieces), tuple(lay_out(mat, parts, top)[0])))
         return trays
 
-    def piece_part(self, state, piece: str) -> Part:
+    def piece_part(self, state: TiltedState, piece: str) -> Part:
         return state.scene.parts[state.rules.block_parts[piece_length(piece) - 1]]
 
-    def colour(self, state, name: str) -> Colour:
+    def colour(self, state: TiltedState, name: str) -> Colour:
         fixed = {TABLE_BODY: FELT, BEAM: BEAM_WOOD, FULCRUM: FULCRUM_WOOD}
         if name in fixed:
             return fixed[name]
         return BLOCK_TINTS[(piece_length(name) - 1) % len(BLOCK_TINTS)]
 
-    def decorate(self, view, state) -> None:
+    def decorate(self, view: TableView, state: TiltedState) -> None:
         frame = BeamFrame.of(state.world)
         _, half_width, half_thick = frame.half
         beam = unlit(view.node(BEAM).attachNewNode("marks"))
@@ -238,7 +244,7 @@ class TiltedTable:
             flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, NAME_INK,
                       heading=mat.heading)
 
-    def update(self, view, state, designer: bool) -> None:
+    def update(self, view: TableView, state: TiltedState, designer: bool) -> None:
         layer = view.overlay("tilted:centre-of-mass")
         if not designer:
             return
