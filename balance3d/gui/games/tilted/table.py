@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -123,8 +123,15 @@ def supply_mat(players: int) -> Mat:
 def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]:
     """Body-frame poses of ``parts`` lying in rows on ``mat``: each part's longest
     body axis along the row, resting on the table top at height ``top`` m; and the
-    depth (m) of the rows used (one row of ``ROW_DEPTH`` when empty)."""
-    yaw = math.atan2(mat.along[1], mat.along[0])
+    depth (m) of the rows used (one row of ``ROW_DEPTH`` when empty).  The same
+    arguments give the same layout, remembered (the window asks every frame)."""
+    poses, depth = _lay_out(mat, tuple(parts), float(top))
+    return list(poses), depth
+
+
+@lru_cache(maxsize=64)
+def _lay_out(mat: Mat, parts: tuple[Part, ...], top: float) -> tuple[tuple[Pose, ...], float]:
+    yaw = Rotation.from_euler("z", math.atan2(mat.along[1], mat.along[0]))
     poses: list[Pose] = []
     row, cursor = 0.0, 0.0
     row_width = 0.0
@@ -132,7 +139,7 @@ def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]
         lo, hi = part.mesh.bounds
         size = hi - lo
         axis = int(np.argmax(size))
-        turn = Rotation.from_euler("z", yaw) * _LONG_TO_X[axis]
+        turn = yaw * _LONG_TO_X[axis]
         box = np.abs(_LONG_TO_X[axis].as_matrix()) @ size
         if cursor > 0.0 and cursor + box[0] > mat.length:
             row, cursor, row_width = row + row_width + SLOT_GAP, 0.0, 0.0
@@ -142,7 +149,7 @@ def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]
         poses.append((tuple(float(v) for v in position), tuple(float(v) for v in turn.as_quat())))
         cursor += box[0] + SLOT_GAP
         row_width = max(row_width, box[1])
-    return poses, row + max(row_width, ROW_DEPTH)
+    return tuple(poses), row + max(row_width, ROW_DEPTH)
 
 
 #: Rotation laying each body axis (0 = x, 1 = y, 2 = z) along x.
