@@ -20,6 +20,9 @@ GHOST_ILLEGAL: Colour = (0.95, 0.08, 0.05, 0.6)
 MARKER_COLOUR: Colour = (1.0, 0.85, 0.1, 1.0)
 #: m, the landing marker's outer and inner radius and its thickness.
 MARKER_RADII, MARKER_THICKNESS = (0.008, 0.005), 0.001
+#: m, how far the marker's underside floats above the point: the ring stays above
+#: a surface tilted up to 10 degrees under it (outer radius x tan 10 deg).
+MARKER_LIFT = 0.0015
 #: RGBA of the contact-force arrows.
 FORCE_COLOUR: Colour = (0.1, 0.9, 1.0, 1.0)
 #: m per N: arrow length for a contact's normal force, and the longest arrow (m).
@@ -100,8 +103,8 @@ class Overlays:
         if point is None:
             self.hide_marker()
             return
-        self._marker.setPos(*(float(v) for v in point))
-        self._marker.setZ(float(point[2]) + MARKER_THICKNESS / 2.0)
+        self._marker.setPos(float(point[0]), float(point[1]),
+                            float(point[2]) + MARKER_LIFT + MARKER_THICKNESS / 2.0)
         self._marker.show()
 
     def hide_marker(self) -> None:
