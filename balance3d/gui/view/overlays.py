@@ -93,10 +93,12 @@ class Overlays:
         self._ghost.setColor(*(GHOST_LEGAL if legal else GHOST_ILLEGAL))
         place(self._ghost, *pose)
         self._ghost.show()
+        self._drop_line()
 
     def hide_ghost(self) -> None:
         if self._ghost is not None:
             self._ghost.hide()
+        self._drop_line()
 
     def show_marker(self, point: Sequence[float] | None) -> None:
         """The landing ring, lying flat at ``point`` ((3,) m; None hides it)."""
@@ -106,9 +108,22 @@ class Overlays:
         self._marker.setPos(float(point[0]), float(point[1]),
                             float(point[2]) + MARKER_LIFT + MARKER_THICKNESS / 2.0)
         self._marker.show()
+        self._drop_line()
 
     def hide_marker(self) -> None:
         self._marker.hide()
+        self._drop_line()
+
+    def _drop_line(self) -> None:
+        """A plumb line from the ghost's centre down to the landing ring, while both
+        show (it tells how high above the surface the piece is held)."""
+        layer = self.layer("drop-line")
+        if self._ghost is None or self._ghost.isHidden() or self._marker.isHidden():
+            return
+        top = self._ghost.getPos(self.root)
+        bottom = self._marker.getPos(self.root)
+        segments(layer, "drop-line", [((bottom[0], bottom[1], top[2]), bottom)], MARKER_COLOUR,
+                 thickness=1.0)
 
     def show_forces(self, contacts: Iterable) -> None:
         """An arrow per contact for its normal force, ``FORCE_LENGTH`` m per N (at

@@ -62,7 +62,7 @@ NAME_HEIGHT = 0.022
 #: m, gap between blocks in a tray, along a row and between rows.
 SLOT_GAP = 0.012
 #: m, margin of a mat round its rows and the band for the name before the rows.
-MAT_MARGIN, NAME_BAND = 0.02, 0.045
+MAT_MARGIN, NAME_BAND = 0.02, 0.06
 #: m, depth of an empty tray's mat rows.
 ROW_DEPTH = 0.025
 #: Share of the felt's colour mixed into a seat's colour for its mat.
