@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
+from direct.showbase.ShowBase import ShowBase
 from panda3d.core import Filename, NodePath, Point2, Point3
 from scipy.spatial.transform import Rotation
 
@@ -25,12 +26,15 @@ from balance3d.gui.view.meshes import part_node
 from balance3d.gui.view.overlays import Overlays
 from balance3d.gui.view.shading import lit_shader
 from balance3d.meshes.part import Part
+from balance3d.physics.world import World
 
 #: m, how far a body may sink into the ground's top and still lie on it.
 GROUND_TOLERANCE = 0.001
+#: RGBA behind the table.
+BACKGROUND = (0.16, 0.17, 0.19, 1.0)
 
 
-def ground_bodies(world) -> list[str]:
+def ground_bodies(world: World) -> list[str]:
     """Static bodies with nothing below them (their top at or below the lowest
     point of every other body: the table): they receive shadows but cast none,
     which spares the shadow map drawing them."""
@@ -52,7 +56,7 @@ class TableView:
     casts shadows (``shadow_size`` texels square).
     """
 
-    def __init__(self, base, state: State, *, shadows: bool = True,
+    def __init__(self, base: ShowBase, state: State, *, shadows: bool = True,
                  shadow_size: int = SHADOW_SIZE) -> None:
         self.base = base
         self.root = base.render.attachNewNode("table-view")
@@ -65,7 +69,7 @@ class TableView:
         self._nodes: dict[str, NodePath] = {}
         self.decor = self.root.attachNewNode("decor")
         self.state = state
-        base.setBackgroundColor(0.16, 0.17, 0.19, 1.0)
+        base.setBackgroundColor(*BACKGROUND)
         self.camera.apply(base.camera, base.camLens)
         self.rebuild(state)
 
