@@ -68,14 +68,18 @@ class Overlays:
     def layer(self, name: str) -> NodePath:
         """An empty, unlit node ``name`` (its previous contents removed), drawn over
         everything else (a designer's marks inside a pile stay visible)."""
-        old = self._layers.pop(name, None)
-        if old is not None:
-            old.removeNode()
+        self.clear(name)
         path = self._layers[name] = self.root.attachNewNode(name)
         path.setBin("fixed", ON_TOP_SORT)
         path.setDepthTest(False)
         path.setDepthWrite(False)
         return unlit(path)
+
+    def clear(self, name: str) -> None:
+        """Remove layer ``name`` if there is one."""
+        old = self._layers.pop(name, None)
+        if old is not None:
+            old.removeNode()
 
     def show_ghost(self, part: Part, pose: tuple | None, legal: bool) -> None:
         """The translucent ghost of ``part`` at body-frame ``pose`` (None hides it)."""
@@ -117,9 +121,10 @@ class Overlays:
     def _drop_line(self) -> None:
         """A plumb line from the ghost's centre down to the landing ring, while both
         show (it tells how high above the surface the piece is held)."""
-        layer = self.layer("drop-line")
         if self._ghost is None or self._ghost.isHidden() or self._marker.isHidden():
+            self.clear("drop-line")
             return
+        layer = self.layer("drop-line")
         top = self._ghost.getPos(self.root)
         bottom = self._marker.getPos(self.root)
         segments(layer, "drop-line", [((bottom[0], bottom[1], top[2]), bottom)], MARKER_COLOUR,
@@ -140,4 +145,4 @@ class Overlays:
         segments(self.layer("forces"), "forces", pairs, FORCE_COLOUR)
 
     def hide_forces(self) -> None:
-        self.layer("forces")
+        self.clear("forces")

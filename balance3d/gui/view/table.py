@@ -177,6 +177,10 @@ class TableView:
         unlit, casting no shadow, drawn over the bodies."""
         return self.overlays.layer(name)
 
+    def clear_overlay(self, name: str) -> None:
+        """Remove the game's overlay ``name`` (nothing when there is none)."""
+        self.overlays.clear(name)
+
     # ------------------------------------------------------------------ images
     def frame_size(self) -> tuple[int, int]:
         """(width, height) of the window or buffer, pixels."""

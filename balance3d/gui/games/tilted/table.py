@@ -53,6 +53,8 @@ NAME_INK: Colour = (0.97, 0.96, 0.92, 1.0)
 COM_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 #: m, radius of the centre-of-mass marker.
 COM_RADIUS = 0.006
+#: Name of the view's overlay holding the centre of mass.
+COM_LAYER = "tilted:centre-of-mass"
 
 #: m, height of the section values' digits on the beam; at most this fraction of
 #: the section's length.
@@ -252,9 +254,10 @@ class TiltedTable:
                       heading=mat.heading)
 
     def update(self, view: TableView, state: TiltedState, designer: bool) -> None:
-        layer = view.overlay("tilted:centre-of-mass")
         if not designer:
+            view.clear_overlay(COM_LAYER)
             return
+        layer = view.overlay(COM_LAYER)
         world = state.world
         com = centre_of_mass(world)
         solid(layer, "centre-of-mass", com_mesh(), COM_COLOUR).setPos(*com)
