@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=8.0, help="wall seconds per run")
-    parser.add_argument("--shadow-sizes", type=int, nargs="+", default=[1024, 2048])
+    parser.add_argument("--shadow-sizes", type=int, nargs="+", default=[512, 1024, 2048])
     parser.add_argument("--budget", type=int, default=16,
                         help="most physics steps per frame (16 keeps 240 steps/s at 15 fps)")
     args = parser.parse_args(argv)

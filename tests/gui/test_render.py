@@ -268,3 +268,40 @@ def test_offscreen_base_is_made_once_and_resized(base):
     finally:
         offscreen_base(SIZE)
     assert (base.win.getXSize(), base.win.getYSize()) == SIZE
+
+
+def test_a_block_casts_its_shadow_away_from_the_sun(view, base):
+    """In a second view on the same base (lights made anew): the felt beside a
+    block on the sun's far side is in shadow, lit only by the ambient and fill
+    lights; on its near side it is lit by the sun too (Lambert, flat felt)."""
+    from balance3d.gui.view.table import TableView
+
+    view.root.hide()
+    state = TiltedState.arranged(2, seed=1, low_end=+1)
+    fresh = TableView(base, state, shadows=True)
+    try:
+        cam = fresh.camera
+        cam.target = np.array([-0.1, -0.06, 0.0])
+        cam.distance, cam.heading, cam.pitch = 0.45, 0.0, 60.0
+        top = table_top(state.world)
+        half = 0.0125   # 1u block: 25 mm cube, resting on the felt
+        x0, y0 = -0.1, -0.06
+        fresh.set_poses({"1u-1": ((x0, y0, top + half), (0.0, 0.0, 0.0, 1.0))})
+        render = base.render
+        sun, fill = fresh.lights[1], fresh.lights[2]
+        towards_sun = -np.array(sun.getQuat(render).getForward())
+        towards_fill = -np.array(fill.getQuat(render).getForward())
+        assert towards_sun[0] < 0 and towards_sun[2] > 0   # shadows fall towards +x
+        # the shadow of the top face reaches this far past the +x face
+        reach = 2 * half * -towards_sun[0] / towards_sun[2]
+        shade = (x0 + half + reach / 2.0, y0, top)
+        lit = (x0 - half - reach / 2.0, y0, top)
+        image = fresh.image()
+        ambient_fill = AMBIENT + FILL * max(towards_fill[2], 0.0)
+        expected = ambient_fill / (ambient_fill + SUN * towards_sun[2])
+        ratio = pixel(fresh, image, shade).sum() / pixel(fresh, image, lit).sum()
+        assert ratio == pytest.approx(expected, abs=0.05)
+        assert_shows(fresh, image, shade, "felt")
+    finally:
+        fresh.destroy()
+        view.root.show()

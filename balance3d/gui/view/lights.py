@@ -25,6 +25,8 @@ FILL_HPR = (150.0, -35.0, 0.0)
 SHADOW_FILM, SHADOW_NEAR, SHADOW_FAR = 1.8, 0.1, 4.0
 #: m, how far from the table's centre the sun's shadow camera sits.
 SUN_DISTANCE = 2.0
+#: Light priorities: the sun first (the shader's light 0, the one with shadows).
+SUN_PRIORITY, FILL_PRIORITY = 2, 1
 #: Priority of the shadow camera's depth-only shader over the nodes' own shaders.
 DEPTH_PRIORITY = 1000
 #: Shadow map size in texels (square) unless the view asks for another.
@@ -44,6 +46,10 @@ def add_lights(root: NodePath, *, shadows: bool, shadow_size: int = SHADOW_SIZE)
     paths[1].setHpr(*SUN_HPR)
     paths[1].setPos(paths[1].getQuat().getForward() * -SUN_DISTANCE)
     paths[2].setHpr(*FILL_HPR)
+    # the shader reads the sun as p3d_LightSource[0]: Panda3D lists lights by
+    # priority, highest first (ties fall to an arbitrary order)
+    sun.setPriority(SUN_PRIORITY)
+    fill.setPriority(FILL_PRIORITY)
     if shadows:
         sun.setShadowCaster(True, int(shadow_size), int(shadow_size))
         sun.setCameraMask(SHADOW_MASK)
