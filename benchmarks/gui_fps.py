@@ -98,6 +98,8 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
         now = time.perf_counter()
         if now - start - paused >= seconds:
             break
+        owed += now - last
+        last = now
         if turn.done:
             # a fresh copy of the staged game: the clock stops meanwhile, as it
             # would between two turns in play
@@ -105,10 +107,8 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
             view.state = state
             turn = state.begin(drop)
             restarts += 1
-            paused += time.perf_counter() - now
-            now = last = time.perf_counter()
-        owed += now - last
-        last = now
+            last = time.perf_counter()
+            paused += last - now
         due = int(owed / step)
         owed -= due * step
         run = min(due, budget)
