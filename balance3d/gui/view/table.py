@@ -5,14 +5,20 @@ One node per body or piece name, placed at its *body-frame* pose (the frame
 its node when it moves from a tray into the World.  Call :meth:`TableView.rebuild`
 after every finished action (pieces changed place, bodies came or went) and
 :meth:`TableView.set_poses` every frame while a turn runs.
+
+A game's :class:`~balance3d.gui.games.GameTable` draws on the view through
+:meth:`TableView.node` (a body's node: marks parented to it move with it),
+:attr:`TableView.decor` (fixed marks on the table, rebuilt with the view) and
+:meth:`TableView.overlay` / :meth:`TableView.clear_overlay` (its own overlays),
+with the helpers of :mod:`balance3d.gui.view.marks`.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from direct.showbase.ShowBase import ShowBase
 from panda3d.core import Filename, NodePath, Point2, Point3
 from scipy.spatial.transform import Rotation
 
@@ -27,6 +33,9 @@ from balance3d.gui.view.overlays import Overlays
 from balance3d.gui.view.shading import lit_shader
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
+
+if TYPE_CHECKING:
+    from direct.showbase.ShowBase import ShowBase
 
 #: m, how far a body may sink into the ground's top and still lie on it.
 GROUND_TOLERANCE = 0.001
