@@ -305,3 +305,27 @@ def test_a_block_casts_its_shadow_away_from_the_sun(view, base):
     finally:
         fresh.destroy()
         view.root.show()
+
+
+def test_a_plumb_line_joins_the_ghost_to_its_landing_ring(view):
+    from balance3d.gui.view.overlays import MARKER_COLOUR
+
+    part = view.table.piece_part(view.state, "1u-1")
+    top = table_top(view.state.world)
+    x, y = -0.15, -0.065
+    high = top + 0.08
+    middle = (x, y, (top + high) / 2.0)
+
+    def yellow_near(image):
+        patch = window(view, image, middle, 2).reshape(-1, 3)
+        return min(np.linalg.norm(chroma(p) - chroma(MARKER_COLOUR)) for p in patch) < SAME_HUE
+
+    try:
+        view.show_ghost(part, ((x, y, high), (0.0, 0.0, 0.0, 1.0)), legal=True)
+        view.show_marker((x, y, top))
+        assert yellow_near(view.image())
+        view.hide_ghost()
+        assert not yellow_near(view.image())
+    finally:
+        view.hide_ghost()
+        view.hide_marker()
