@@ -29,12 +29,13 @@ SUN_DISTANCE = 2.0
 SUN_PRIORITY, FILL_PRIORITY = 2, 1
 #: Priority of the shadow camera's depth-only shader over the nodes' own shaders.
 DEPTH_PRIORITY = 1000
-#: Shadow map size in texels (square) unless the view asks for another: 1.8 mm
-#: per texel over the table.  benchmarks/gui_fps.py measured the full beam in a
-#: 1280x720 window with Mesa's software OpenGL: 2048 costs about 2.5 times 1024's
-#: extra CPU per frame and stays far below 30 fps; 512 saves a few ms per frame
-#: but its shadow edges show stair steps at the tray blocks.
-SHADOW_SIZE = 1024
+#: Shadow map size in texels (square) unless the view asks for another: 3.5 mm
+#: per texel over the table.  Chosen from benchmarks/gui_fps.py (the full beam,
+#: pieces moving, a 1280x720 window, Mesa's software OpenGL on 2 cores shared with
+#: other jobs): 512 gave a median 38 fps, 1024 28 fps, 2048 13 fps; only 512 meets
+#: the 30 fps target there.  1024 draws crisper shadow edges where the machine
+#: allows (TableView's ``shadow_size``).
+SHADOW_SIZE = 512
 
 
 def add_lights(root: NodePath, *, shadows: bool, shadow_size: int = SHADOW_SIZE) -> list[NodePath]:
