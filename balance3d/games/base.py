@@ -336,7 +336,7 @@ class State(ABC):
                  "linear_velocity": list(b.linear_velocity),
                  "angular_velocity": list(b.angular_velocity)} for b in snap.bodies],
                 "welds": snap.welds.to_dict()},
-            "history": self.history,
+            "history": list(self.history),
             "events": [e.to_dict() for e in self.events],
             "game_state": self._state_dict(),
         }
