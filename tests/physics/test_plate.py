@@ -147,16 +147,22 @@ def test_the_plate_rolls_on_the_ball_rather_than_pivoting_on_a_pin():
         == pytest.approx(R * angle, rel=TILT_TOLERANCE)
 
 
-@pytest.mark.parametrize("loads", [[(3, 0), (2, 4)], [(2, 12), (5, 8)], [(1, 9), (1, 14)]])
+@pytest.mark.parametrize("loads", [[(3, 0), (2, 4)], [(2, 12), (5, 8)], [(1, 9), (1, 14)],
+                                   [(5, 3), (4, 8)]])
 def test_two_pieces_tilt_the_plate_towards_their_combined_moment(loads):
     placed = [(w, RULES.fields[i].x, RULES.fields[i].y) for w, i in loads]
     world, report = settled(placed)
     angle, direction = tilt_of(world)
     expected, towards = predicted_tilt(placed)
     assert not report.timed_out
-    assert angle == pytest.approx(expected, rel=TILT_TOLERANCE)
-    turn = math.degrees(math.remainder(direction - towards, 2 * math.pi))
-    assert abs(turn) <= DIRECTION_TOLERANCE_DEG
+    # Within the tolerance plus the still angle, the judge's own resolution (loads
+    # that nearly cancel leave a tilt of a few times that angle).
+    assert abs(angle - expected) <= TILT_TOLERANCE * expected + RULES.still_angle
+    # As vectors (angle times the down-slope direction), the same way (a plate that
+    # tilts little shows its direction less sharply).
+    got = angle * np.array([math.cos(direction), math.sin(direction)])
+    want = expected * np.array([math.cos(towards), math.sin(towards)])
+    assert float(np.linalg.norm(got - want)) <= TILT_TOLERANCE * expected + RULES.still_angle
 
 
 def corner_contact_tilt() -> float:

@@ -259,7 +259,8 @@ class TribalanceState(State):
         that can place a piece (a seat that cannot is out); end the game when none
         is left or a full round passed without a valid turn."""
         n = len(self.players)
-        if self._idle and all(s in self._idle for s in range(n) if self._in_game(s)):
+        playing = [s for s in range(n) if self._in_game(s)]
+        if self._idle and playing and all(s in self._idle for s in playing):
             self._end("no_valid_round", "a full round passed without a valid turn")
             return
         for k in range(n):
