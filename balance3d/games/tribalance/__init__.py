@@ -9,6 +9,7 @@ points are whole numbers.  The judge reads the settled World
 
 Modules: :mod:`~balance3d.games.tribalance.rules` (the scene's rule values),
 :mod:`~balance3d.games.tribalance.state` (the state machine),
+:mod:`~balance3d.games.tribalance.turns` (turns, placements, passes, the end),
 :mod:`~balance3d.games.tribalance.placing` (release, settling, reading),
 :mod:`~balance3d.games.tribalance.judge`, :mod:`~balance3d.games.tribalance.verdicts`
 and :mod:`~balance3d.games.tribalance.planner` (its bot).

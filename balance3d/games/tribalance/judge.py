@@ -108,8 +108,8 @@ def frame_contacts(world: World, frame: PlateFrame, corner_zone: float) -> list[
 def on_plate(world: World, pieces: list[str], distance: float) -> set[str]:
     """The pieces among ``pieces`` resting on the plate: touching it within
     ``distance`` m, or resting on a piece that does (support graph), and touching
-    no other static body than the plate's own stand of bodies (a piece touching the
-    frame or the table has left the plate)."""
+    no static body (a piece touching the frame, the ball, the stand or the table
+    has left the plate)."""
     static = [n for n in world.names if world.is_static(n)]
     graph = world.support_graph()
     on = {p for p in pieces if world.contacts(p, PLATE, max_distance=distance)}
