@@ -215,3 +215,18 @@ def test_the_release_area_is_one_region_per_free_field_around_it():
         cy = sum(p[1] for p in region["polygon"]) / len(region["polygon"])
         # the plate tilts by under a degree: seen from above a field moves < 0.1 mm
         assert math.hypot(cx - x, cy - y) < 2e-3
+
+
+def test_a_touch_of_the_frame_while_the_plate_swings_does_not_count():
+    """Released at rest on the level plate, a weight-3 piece on a field numbered 2
+    swings the plate past its settled tilt (2.2 degrees) onto the frame (reached at
+    about 3 degrees towards a corner); the plate comes back and settles clear of
+    it, and only that still state is judged."""
+    state = TribalanceState.arranged(2, hands=[[3], [1]], first=0)
+    turn = state.begin(Place(weight_piece(state, 0, 3), fields_numbered(2)[0]))
+    touched = False
+    while not turn.done:
+        turn.advance(1)
+        touched = touched or bool(state.world.contacts("plate", "frame"))
+    assert touched
+    assert turn.verdict.valid and turn.verdict.frame_contacts == []
