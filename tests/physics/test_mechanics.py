@@ -24,8 +24,9 @@ TRIBALANCE = load_scene("tribalance")
 TOWER = load_scene("tower")
 SETTINGS = TILTED.physics
 assert SETTINGS == TOWER.physics  # one shared [physics] table
-# Tri-Ba-Lance overrides only the angular damping and welding (its scene says why)
+# Tri-Ba-Lance overrides only the damping and welding (its scene says why)
 assert TRIBALANCE.physics == SETTINGS.replace(angular_damping=TRIBALANCE.physics.angular_damping,
+                                              linear_damping=TRIBALANCE.physics.linear_damping,
                                               weld=TRIBALANCE.physics.weld)
 G = SETTINGS.gravity
 WOOD = TILTED.materials["wood"]

@@ -21,9 +21,9 @@ def test_common_toml_lists_every_setting_at_its_default():
 
 
 #: The settings a bundled scene overrides, each with its reason in the scene file:
-#: Tri-Ba-Lance damps rotation more, so that its plate stops rocking on the ball, and
+#: Tri-Ba-Lance damps motion more, so that its plate stops rocking on the ball, and
 #: welds nothing (nothing stacks in it).
-OVERRIDES = {"tribalance": {"angular_damping": 0.9, "weld": False}}
+OVERRIDES = {"tribalance": {"angular_damping": 0.9, "linear_damping": 0.9, "weld": False}}
 
 
 @pytest.mark.parametrize("name", list_scenes())
