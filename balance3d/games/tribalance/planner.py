@@ -23,8 +23,8 @@ Placements
     plate, instead of minus its weight in the hand.  Candidates are every weight
     the bot holds on every free field; those with a load of at most
     :data:`MAX_LOAD` are tried by value, heaviest value first (on equal values the
-    lower load, i.e. the one that counterbalances more, first).  The first valid
-    trial is played.  When no trial is valid, the candidate with the lowest load
+    lower load, i.e. the one that counterbalances more, first).  The first trial
+    that is valid and slides no piece off is played.  When no trial is valid, the candidate with the lowest load
     (the best counterweight) is played: an invalid turn costs the piece's return
     (or, once a player has placed everything, the rest of the game, as a pass would),
     so the bot never passes.
