@@ -19,15 +19,15 @@ Placements
     placement's *load* is theta h / gap with the piece added: below 1 the plate
     should stay clear of the frame.
 
-    Its *value* is what the piece is worth at the end: weight x field number on the
-    plate, instead of minus its weight in the hand.  Candidates are every weight
-    the bot holds on every free field; those with a load of at most
-    :data:`MAX_LOAD` are tried by value, heaviest value first (on equal values the
-    lower load, i.e. the one that counterbalances more, first).  The first trial
-    that is valid and slides no piece off is played.  When no trial is valid, the candidate with the lowest load
-    (the best counterweight) is played: an invalid turn costs the piece's return
-    (or, once a player has placed everything, the rest of the game, as a pass would),
-    so the bot never passes.
+    Its *value* is what placing the piece there gains at the end: weight x (field
+    number + 1), its points on the plate plus the weight it would cost in the hand.
+    Candidates are every weight the bot holds on every free field; those with a
+    load of at most :data:`MAX_LOAD` are tried by value, highest first (on equal
+    values the lower load, i.e. the one that counterbalances more, first).  The
+    first trial that is valid and slides no piece off is played.  When no trial is
+    valid, the candidate with the lowest load (the best counterweight) is played:
+    an invalid turn costs the piece's return (or, once a player has placed
+    everything, the rest of the game, as a pass would), so the bot never passes.
 """
 from __future__ import annotations
 
