@@ -52,7 +52,8 @@ from pathlib import Path
 import numpy as np
 
 import balance3d
-from balance3d.bots import make_bot, planner
+from balance3d.bots import make_bot
+from balance3d.games.tilted import planner
 from balance3d.games import get_game, new_game
 from balance3d.games.base import Drop, State
 from balance3d.physics import clear_caches

@@ -254,7 +254,9 @@ def test_simulate_and_replay_help_show_their_examples_and_wrap_whole_words():
 def test_simulate_help_names_each_game_with_its_variants_scenes_and_bots():
     text = " ".join(_help("simulate").split("games:\n")[1].split())
     assert text == ("tilted: variants basic (scene tilted), solo (scene tilted-solo), "
-                    "advanced (scene tilted-advanced); bots planner, random (default planner)")
+                    "advanced (scene tilted-advanced); bots planner, random (default planner) "
+                    "tribalance: variants basic (scene tribalance); bots planner, random "
+                    "(default planner)")
     for name in ("tilted", "tilted-solo", "tilted-advanced"):
         assert load_scene(name).game == "tilted"
 

@@ -12,9 +12,13 @@ Decisions (buy, size, bid, pass ...) are drawn uniformly from
 - the release height in [:data:`HEIGHT_MIN`, :data:`HEIGHT_MAX`] m above the surface
   beneath.
 
+A placement (in a game whose action types include "place") draws the piece among
+``state.legal_pieces()`` and the field among the ``field`` indices of the regions of
+``state.release_area()`` (one region per free field), independently and uniformly.
+
 A draw the game refuses (``state.is_legal``: say, over a frozen block) is drawn
-again, up to :data:`MAX_TRIES` times; then the bot plays the legal drop the game
-itself finds (``state.legal_release()``), so it never stalls where a drop exists.
+again, up to :data:`MAX_TRIES` times; then the bot plays the legal action the game
+itself finds (``state.legal_release()``), so it never stalls where one exists.
 """
 from __future__ import annotations
 
@@ -24,7 +28,7 @@ import numpy as np
 import shapely
 
 from balance3d.bots import BotError, bot_rng
-from balance3d.games.base import POSES, Action, Drop, State
+from balance3d.games.base import POSES, Action, Drop, Place, State
 
 #: m, lowest and highest release height (clearance above the surface beneath).
 HEIGHT_MIN = 0.002
@@ -51,11 +55,26 @@ def random_drop(state: State, rng: np.random.Generator) -> Drop:
                 pose=POSES[rng.integers(len(POSES))])
 
 
+def random_place(state: State, rng: np.random.Generator) -> Place:
+    """One uniformly random placement for the current player: a piece among
+    ``state.legal_pieces()`` on a field among the release area's regions (not
+    checked for legality)."""
+    pieces = state.legal_pieces()
+    if not pieces:
+        raise BotError(f"seat {state.current_player} has no piece to place")
+    fields = [r["field"] for r in (state.release_area() or {"regions": []})["regions"]]
+    if not fields:
+        raise BotError(f"seat {state.current_player} has no free field")
+    return Place(piece=str(pieces[rng.integers(len(pieces))]),
+                 field=int(fields[rng.integers(len(fields))]))
+
+
 class RandomBot:
     """Uniformly random legal actions from its own generator (game seed, seat)."""
 
     name = "random"
-    #: Games it plays: any whose pieces are dropped into a release area.
+    #: Games it plays: any whose pieces are dropped into a release area or placed on
+    #: its fields.
     games = None
 
     def __init__(self, seed: int, seat: int) -> None:
@@ -67,16 +86,17 @@ class RandomBot:
         decisions = state.legal_decisions()
         if decisions:
             return decisions[self.rng.integers(len(decisions))]
+        draw = random_place if "place" in state.game.action_types else random_drop
         reasons = set()
         for _ in range(MAX_TRIES):
-            drop = random_drop(state, self.rng)
-            ok, reason = state.is_legal(drop)
+            action = draw(state, self.rng)
+            ok, reason = state.is_legal(action)
             if ok:
-                return drop
+                return action
             reasons.add(reason)
         found = state.legal_release()
         if found is None:
-            raise BotError(f"random bot (seat {self.seat}): the game offers no legal drop "
+            raise BotError(f"random bot (seat {self.seat}): the game offers no legal action "
                            f"and {MAX_TRIES} random ones were refused: "
                            f"{'; '.join(sorted(reasons))}")
         return found

@@ -14,6 +14,7 @@ from balance3d.scene import Scene, load_scene
 #: Game name -> module defining its :class:`Game` (attribute ``GAME``).
 REGISTRY: dict[str, str] = {
     "tilted": "balance3d.games.tilted",
+    "tribalance": "balance3d.games.tribalance",
 }
 
 

@@ -29,7 +29,9 @@ class Game:
         raising :class:`~balance3d.scene.SceneError` naming the file and key.
     score_name : what an outcome's scores count ("coins", "points", "height").
     action_types : the action types it takes ("drop", "choose", "pass", ...).
-    bots : names of the bots that can play it; ``default_bot`` is one of them.
+    bots : the bots that play it, name -> ``"module:Class"`` (its own, such as its
+        planner in its package, and generic ones such as ``random``);
+        ``default_bot`` is one of them.
     release_kind : the ``kind`` of :meth:`State.release_area
         <balance3d.games.base.State.release_area>` regions ("beam_half", ...).
     """
@@ -41,7 +43,7 @@ class Game:
     parse_rules: Callable[[Scene], Any]
     score_name: str
     action_types: tuple[str, ...]
-    bots: tuple[str, ...]
+    bots: Mapping[str, str]
     default_bot: str
     release_kind: str
     _rules: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
@@ -52,7 +54,7 @@ class Game:
                              f"the variants {self.variants}")
         if self.default_bot not in self.bots:
             raise ValueError(f"game {self.name!r}: default bot {self.default_bot!r} is not "
-                             f"one of its bots {self.bots}")
+                             f"one of its bots {tuple(self.bots)}")
         self.state_class.game = self
 
     def player_counts(self, variant: str) -> tuple[int, ...]:

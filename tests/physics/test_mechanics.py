@@ -23,7 +23,11 @@ TILTED = load_scene("tilted")
 TRIBALANCE = load_scene("tribalance")
 TOWER = load_scene("tower")
 SETTINGS = TILTED.physics
-assert SETTINGS == TRIBALANCE.physics == TOWER.physics  # one shared [physics] table
+assert SETTINGS == TOWER.physics  # one shared [physics] table
+# Tri-Ba-Lance overrides only the damping and welding (its scene says why)
+assert TRIBALANCE.physics == SETTINGS.replace(angular_damping=TRIBALANCE.physics.angular_damping,
+                                              linear_damping=TRIBALANCE.physics.linear_damping,
+                                              weld=TRIBALANCE.physics.weld)
 G = SETTINGS.gravity
 WOOD = TILTED.materials["wood"]
 TABLE = TILTED.parts["table"]

@@ -138,7 +138,9 @@ from balance3d.games.tilted.verdicts import TiltedAuctionVerdict, TiltedBuyVerdi
 GAME = Game(
     name="tilted", variants=("basic", "solo", "advanced"), counts=VARIANT_PLAYER_COUNTS,
     state_class=TiltedState, parse_rules=TiltedRules.from_scene, score_name="coins",
-    action_types=("drop", "choose", "pass"), bots=("planner", "random"), default_bot="planner",
+    action_types=("drop", "choose", "pass"),
+    bots={"planner": "balance3d.games.tilted.planner:PlannerBot",
+          "random": "balance3d.bots.random_bot:RandomBot"}, default_bot="planner",
     release_kind="beam_half")
 
 __all__ = ["GAME", "Phase", "TiltedAuctionVerdict", "TiltedBuyVerdict", "TiltedRules",

@@ -1,4 +1,4 @@
-"""The ``planner`` bot for Tilted: tries drops in copies of the game and plays the
+"""Tilted's ``planner`` bot: tries drops in copies of the game and plays the
 one with the best coins.
 
 Drops

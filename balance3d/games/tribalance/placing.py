@@ -1,0 +1,97 @@
+"""The physics of a placement: where a piece is released, settling until the plate
+is still, and reading the settled World (see the package docstring, "Placing" and
+"Judging")."""
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from balance3d.games.tribalance import judge
+from balance3d.games.tribalance.judge import PlateFrame
+from balance3d.games.tribalance.rules import PLATE, TribalanceRules
+from balance3d.meshes.part import Part
+from balance3d.physics.world import World
+from balance3d.scene import body_pose
+
+
+def release_pose(frame: PlateFrame, part: Part, x: float, y: float,
+                 gap: float) -> tuple[tuple, tuple]:
+    """Body-frame ``(position (3,) m, quaternion xyzw)`` of ``part`` lowered onto the
+    plate point ``(x, y)`` (plate frame, m): its axis along the plate's normal, its
+    underside ``gap`` m above the top face."""
+    lo = float(part.design_mesh().vertices[:, 2].min())
+    origin = frame.top_point(x, y) + frame.normal * (gap - lo)
+    quat = Rotation.from_matrix(frame.rotation).as_quat()
+    return body_pose(part, tuple(origin), tuple(quat))
+
+
+@dataclass(frozen=True)
+class Settled:
+    """How a settle ended: ``time`` (s simulated) and ``timed_out`` (the scene's
+    ``settle_max_time`` was reached before the plate was still)."""
+
+    time: float
+    timed_out: bool
+
+
+def settle_still(world: World, rules: TribalanceRules) -> Generator[None, None, Settled]:
+    """Step until the plate is still and nothing slides, or until the scene's
+    ``settle_max_time``; yields after every time step.
+
+    Still: the plate's orientation has stayed within ``rules.still_angle`` of where
+    it was for ``rules.hold_time`` (turning by less than that angle changes its tilt
+    by less than it), and every dynamic body moves slower than the scene's
+    ``rest_linear_speed``.  ``World.settling`` is not used: it can end while the
+    plate still rocks slowly, and it waits for the pieces' spin to die down too,
+    which Bullet keeps up on a tilted plate (a cylinder's contact with a plate
+    jitters at 0.05 to 0.9 rad/s without the piece going anywhere)."""
+    settings = world.settings
+    step = settings.time_step
+    max_steps = max(1, round(settings.settle_max_time / step))
+    hold = max(1, round(rules.hold_time / step))
+    # |q . q_ref| = cos(half the angle turned between the two orientations)
+    limit = math.cos(rules.still_angle / 2)
+    reference = np.asarray(world.pose(PLATE)[1])
+    steady = steps = 0
+    while steps < max_steps:
+        world.step()
+        steps += 1
+        yield
+        quat = np.asarray(world.pose(PLATE)[1])
+        if abs(float(np.dot(quat, reference))) >= limit:
+            steady += 1
+        else:
+            reference, steady = quat, 0
+        if steady >= hold and _sliding_stopped(world):
+            return Settled(steps * step, False)
+    return Settled(steps * step, True)
+
+
+def _sliding_stopped(world: World) -> bool:
+    """True when every dynamic body moves slower than ``rest_linear_speed``."""
+    top = world.settings.rest_linear_speed
+    return all(float(np.linalg.norm(world.velocity(n)[0])) < top for n in world.dynamic_names)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The judge's reading of a settled World: the plate's ``tilt`` and its
+    ``direction`` (rad, see :func:`judge.tilt`), ``frame`` (the corners and sides
+    resting on the frame) and ``on_plate`` (the pieces still on it)."""
+
+    tilt: float
+    direction: float
+    frame: list[dict]
+    on_plate: set[str]
+
+
+def read(world: World, rules: TribalanceRules, side: float, pieces: list[str]) -> Reading:
+    """What the judge reads in ``world`` about the plate and ``pieces``."""
+    frame = PlateFrame.of(world, side)
+    angle, direction = judge.tilt(frame)
+    return Reading(angle, direction, judge.frame_contacts(world, frame, rules.corner_zone),
+                   judge.on_plate(world, pieces, rules.on_plate_distance))
