@@ -1,0 +1,476 @@
+"""The window's wiring (Panda3D): one frame task advances the session, draws its
+bodies and trays, carries the drop gesture under the mouse and writes the HUD;
+mouse and keys are bound to the gesture, the camera, the session and the widgets.
+
+Every rule question goes to the game through the session and the gesture; the app
+only turns pointer pixels into world points (a ray through the mouse, met with the
+surface under it) and draws what the state says.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from panda3d.core import KeyboardButton
+
+from balance3d.games.base import GameError, IllegalActionError, action_to_dict
+from balance3d.gui import picking
+from balance3d.gui.gesture import DropGesture, GestureError
+from balance3d.gui.games import game_text
+from balance3d.gui.hud import hud_text
+from balance3d.gui.session import SPEEDS as SESSION_SPEEDS
+from balance3d.gui.trace import Trace
+from balance3d.gui.view import TableView
+from balance3d.gui.widgets import Widgets
+
+#: Ray-surface meeting: at most this many plane hits, each at the height of the
+#: surface under the last one (the error shrinks by slope / tan(ray elevation) each).
+SURFACE_ITERATIONS = 8
+#: m, heights this close count as the same surface.
+SURFACE_TOLERANCE = 1e-5
+#: degrees per unit of mouse travel (NDC, the window's half width) when orbiting.
+ORBIT_RATE = 90.0
+#: zoom factor per wheel notch.
+ZOOM_STEP = 0.9
+#: NDC, a right-click that moves less than this is a click (puts a piece back), not
+#: an orbit.
+CLICK_SLOP = 0.01
+#: slow motion factors offered by [ and ] (simulated seconds per wall second).
+SLOW_MOTION = (1.0, 0.5, 0.25, 0.125, 0.0625)
+
+
+def _xyzw(quat: Any) -> list[float]:
+    """A Panda3D quaternion (w, x, y, z) as [x, y, z, w]."""
+    return [quat.getI(), quat.getJ(), quat.getK(), quat.getR()]
+
+
+class TableApp:
+    """The window of one game at a time, on the ShowBase ``base``.
+
+    save_path : where Ctrl+S saves (the record file, or a default name).
+    trace : the ``--trace`` writer.
+    """
+
+    def __init__(self, base: Any, save_path: Path, trace: Trace) -> None:
+        self.base = base
+        self.save_path = save_path
+        self.trace = trace
+        self.session: Any = None
+        self.view: TableView | None = None
+        self.gesture = DropGesture()
+        self.widgets = Widgets(base, self.decide)
+        self.designer = False
+        self.slow = 0
+        self.paused = False
+        self.replaying = False
+        self._signature: Any = None
+        self._ghost_key: Any = None
+        self._prompt: str | None = None
+        self._ready_key: Any = None
+        self._verdict: Any = None
+        self._preview: Any = None
+        self._drag: tuple[str, float, float, float] | None = None
+        self._bind()
+        base.taskMgr.add(self._frame, "balance3d-frame")
+
+    # -- setting up -------------------------------------------------------------
+    def _bind(self) -> None:
+        keys = {
+            "mouse1": self.left_click, "mouse3": lambda: self._start_drag("orbit"),
+            "mouse3-up": self._end_drag, "mouse2": lambda: self._start_drag("pan"),
+            "mouse2-up": self._end_drag, "wheel_up": lambda: self._wheel(1),
+            "wheel_down": lambda: self._wheel(-1), "q": lambda: self._turn(1),
+            "e": lambda: self._turn(-1), "tab": self._cycle_pose,
+            "w": lambda: self._lift(1), "s": lambda: self._lift(-1),
+            "page_up": lambda: self._lift(1), "page_down": lambda: self._lift(-1),
+            "escape": self.put_back, "home": self._reset_camera,
+            "control-s": self.save, "control-z": self.undo, "control-r": self.restart,
+            "control-q": self.quit, "1": lambda: self._speed(0), "2": lambda: self._speed(1),
+            "3": lambda: self._speed(2), "d": self._toggle_designer, "p": self._pause,
+            "n": self._single_step, "[": lambda: self._slow(1), "]": lambda: self._slow(-1),
+            "v": self._what_if, "space": self.next_action, "arrow_right": self.next_action,
+            "f1": self.widgets.toggle_help,
+        }
+        for key, handler in keys.items():
+            self.base.accept(key, handler)
+
+    def start(self, session: Any, replaying: bool = False) -> None:
+        """Show ``session``'s game (a new, loaded or replayed one)."""
+        if self.session is not None:
+            self.session.close()
+        self.session = session
+        self.replaying = replaying
+        self.gesture.cancel()
+        if self.view is None:
+            self.view = TableView(self.base, session.state)
+        self._signature = None
+        self._sync_view()
+        self.view.camera.reset()
+        self.view.camera.apply(self.base.camera)
+
+    # -- the frame --------------------------------------------------------------
+    def _frame(self, task: Any) -> Any:
+        if self.session is None:
+            return task.cont
+        dt = self.base.clock.getDt()
+        try:
+            for text in self.session.tick(dt):
+                self.widgets.set_status(text)
+        except GameError as exc:
+            self.widgets.set_status(str(exc), alert=True)
+        self._sync_view()
+        self._drag_camera()
+        self._update_gesture()
+        self._update_hud()
+        self._check_preview()
+        self._trace_ready()
+        return task.cont
+
+    def _sync_view(self) -> None:
+        """Rebuild the view when the bodies or the trays changed (a turn ended or
+        began), then move every body to its pose now."""
+        state, view = self.session.state, self.view
+        poses = self.session.poses()
+        trays = view.table.trays(state)
+        signature = (tuple(sorted(poses)), tuple((t.seat, t.pieces) for t in trays))
+        if signature != self._signature:
+            self._signature = signature
+            view.rebuild(state)
+            self._ghost_key = None
+            if self.gesture.holding and self.gesture.holding not in state.legal_pieces():
+                self.put_back()
+        view.set_poses(poses)
+        view.table.update(view, state, self.designer)
+        if self.designer:
+            view.show_forces(state.world.contacts())
+        else:
+            view.hide_forces()
+
+    def _update_gesture(self) -> None:
+        """Carry the held piece to where the mouse points and show its ghost (red
+        with the reason when the game refuses that drop) and its landing mark."""
+        view, state = self.view, self.session.state
+        if self.gesture.holding is None:
+            return
+        ray = self.mouse_ray()
+        if ray is not None:
+            hit = self.surface_hit(*ray)
+            if hit is not None:
+                self.gesture.move(hit[0], hit[1])
+        key = self.gesture.action()
+        if key == self._ghost_key:
+            return
+        self._ghost_key = key
+        ok, reason = self.gesture.check(state)
+        part = state.piece_part(self.gesture.holding)
+        view.show_ghost(part, self.gesture.ghost_pose(state), ok)
+        view.show_marker(self.gesture.landing_point(state))
+        if ok:
+            self.widgets.set_status(f"{self.gesture.holding}: click to release, Esc puts it back")
+        else:
+            self.widgets.set_status(reason, alert=True)
+
+    def _update_hud(self) -> None:
+        hud = hud_text(self.session)
+        self.widgets.show_hud(hud.title, hud.seats, hud.prompt, hud.verdict, hud.log)
+        self.widgets.set_decisions([] if self.replaying else hud.decisions)
+        if hud.prompt != self._prompt:
+            self._prompt = hud.prompt
+            self.trace.write("hud", title=hud.title, prompt=hud.prompt)
+        verdict = self.session.last_verdict
+        if verdict is not None and verdict is not self._verdict:
+            self._verdict = verdict
+            self.trace.write("verdict", verdict=verdict.to_dict())
+        if self.designer:
+            clock = self.session.clock
+            self.widgets.set_designer(
+                f"designer  speed {self.session.speed}  x{SLOW_MOTION[self.slow]:g}"
+                f"{'  PAUSED' if self.paused else ''}  behind {clock.behind:.2f} s")
+        else:
+            self.widgets.set_designer("")
+
+    def _trace_ready(self) -> None:
+        """Trace the camera, lens and tray pixels once each time a person is to act."""
+        session, state = self.session, self.session.state
+        if not session.human_to_act() or session.running is not None:
+            return
+        key = (len(session.recorder.turns), state.turn, str(state.phase), state.current_player)
+        if key == self._ready_key:
+            return
+        self._ready_key = key
+        pieces = {}
+        for name, (centre, _, _) in self.view.pick_boxes(state).items():
+            pixel = self.view.project(centre)
+            if pixel is not None:
+                pieces[name] = [float(pixel[0]), float(pixel[1])]
+        self.trace.write("ready", **self.camera_fields(), pieces=pieces,
+                         legal=state.legal_pieces(), turns=len(session.recorder.turns),
+                         phase=str(state.phase))
+
+    def camera_fields(self) -> dict[str, Any]:
+        """The camera's world pose (``pos`` m, ``quat`` xyzw), the lens's ``fov``
+        (horizontal, vertical degrees) and the window's ``size`` (pixels)."""
+        cam = self.base.camera
+        return {"camera": {"pos": list(cam.getPos(self.base.render)),
+                           "quat": _xyzw(cam.getQuat(self.base.render))},
+                "fov": list(self.base.camLens.getFov()),
+                "size": [self.base.win.getXSize(), self.base.win.getYSize()]}
+
+    # -- pointing ---------------------------------------------------------------
+    def pointer(self) -> list[int]:
+        """The mouse pixel (x right, y down) in the window."""
+        p = self.base.win.getPointer(0)
+        return [int(p.getX()), int(p.getY())]
+
+    def mouse_ray(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The world ray (origin, unit direction) through the mouse, or None when
+        the mouse is outside the window."""
+        watcher = self.base.mouseWatcherNode
+        if not watcher.hasMouse():
+            return None
+        mouse = watcher.getMouse()
+        cam = self.base.camera
+        return picking.camera_ray(tuple(cam.getPos(self.base.render)),
+                                  _xyzw(cam.getQuat(self.base.render)),
+                                  tuple(self.base.camLens.getFov()), (mouse[0], mouse[1]))
+
+    def surface_hit(self, origin: np.ndarray, direction: np.ndarray) -> np.ndarray | None:
+        """Where the ray meets the surface under it (m): first the horizontal plane
+        at the release area's top, then again at the height of the surface found
+        straight below the last hit, until the height holds."""
+        state = self.session.state
+        area = state.release_area()
+        z = max((r["top_z"] for r in area["regions"]), default=0.0) if area else 0.0
+        hit = None
+        for _ in range(SURFACE_ITERATIONS):
+            hit = picking.ray_plane(origin, direction, (0.0, 0.0, z), (0.0, 0.0, 1.0))
+            if hit is None:
+                return None
+            below = max(state.world.height_below([hit[:2]]), 0.0)
+            if abs(below - z) <= SURFACE_TOLERANCE:
+                break
+            z = below
+        return hit
+
+    # -- the gesture --------------------------------------------------------------
+    def left_click(self) -> None:
+        """Pick the tray piece under the mouse, or release the held one."""
+        session = self.session
+        if session is None or self.replaying:
+            return
+        if not session.human_to_act() or session.running is not None:
+            self.widgets.set_status("wait: it is not a person's turn", alert=True)
+            return
+        state = session.state
+        if self.gesture.holding is None:
+            ray = self.mouse_ray()
+            piece = picking.pick(*ray, self.view.pick_boxes(state)) if ray else None
+            if piece is None:
+                return
+            try:
+                self.gesture.pick(state, piece)
+            except GestureError as exc:
+                self._refuse(str(exc))
+            self._ghost_key = None
+            return
+        ok, reason = self.gesture.check(state)
+        if not ok:
+            self._refuse(reason, self.gesture.action())
+            return
+        drop = self.gesture.release(state)
+        self.view.hide_ghost()
+        self.view.hide_marker()
+        self.trace.write("release", pointer=self.pointer(), action=action_to_dict(drop))
+        self.submit(drop)
+
+    def _refuse(self, reason: str, action: Any = None) -> None:
+        self.widgets.set_status(reason, alert=True)
+        fields = {"action": action_to_dict(action)} if action is not None else {}
+        self.trace.write("refused", reason=reason, pointer=self.pointer(), **fields)
+
+    def submit(self, action: Any) -> None:
+        """Hand a person's action to the session (a refusal is shown, not raised)."""
+        try:
+            self.session.submit(action)
+        except IllegalActionError as exc:
+            self._refuse(exc.reason, action)
+
+    def decide(self, action: Any) -> None:
+        """A decision button was clicked."""
+        if self.session is not None and self.session.human_to_act():
+            self.submit(action)
+
+    def put_back(self) -> None:
+        self.gesture.cancel()
+        self._ghost_key = None
+        if self.view is not None:
+            self.view.hide_ghost()
+            self.view.hide_marker()
+        self.widgets.set_status("")
+
+    def _turn(self, steps: int) -> None:
+        self.gesture.turn(steps)
+
+    def _cycle_pose(self) -> None:
+        self.gesture.cycle_pose()
+
+    def _lift(self, steps: int) -> None:
+        self.gesture.lift(steps)
+
+    def _wheel(self, steps: int) -> None:
+        if self.gesture.holding is not None:
+            self.gesture.turn(steps)
+        elif self.view is not None:
+            self.view.camera.zoom(ZOOM_STEP if steps > 0 else 1.0 / ZOOM_STEP)
+            self.view.camera.apply(self.base.camera)
+            self._ready_key = None
+
+    # -- the camera ---------------------------------------------------------------
+    def _start_drag(self, kind: str) -> None:
+        watcher = self.base.mouseWatcherNode
+        if not watcher.hasMouse():
+            return
+        shift = watcher.isButtonDown(KeyboardButton.shift())
+        mouse = watcher.getMouse()
+        self._drag = ("pan" if shift else kind, mouse[0], mouse[1], 0.0)
+
+    def _end_drag(self) -> None:
+        drag, self._drag = self._drag, None
+        if drag is not None and drag[3] < CLICK_SLOP and self.gesture.holding is not None:
+            self.put_back()
+
+    def _drag_camera(self) -> None:
+        watcher = self.base.mouseWatcherNode
+        if self._drag is None or not watcher.hasMouse() or self.view is None:
+            return
+        kind, x0, y0, travelled = self._drag
+        mouse = watcher.getMouse()
+        dx, dy = mouse[0] - x0, mouse[1] - y0
+        if dx == 0 and dy == 0:
+            return
+        self._drag = (kind, mouse[0], mouse[1], travelled + abs(dx) + abs(dy))
+        if kind == "orbit":
+            self.view.camera.orbit(-dx * ORBIT_RATE, dy * ORBIT_RATE)
+        else:
+            self.view.camera.pan(-dx, -dy)
+        self.view.camera.apply(self.base.camera)
+        self._ready_key = None
+
+    def _reset_camera(self) -> None:
+        if self.view is not None:
+            self.view.camera.reset()
+            self.view.camera.apply(self.base.camera)
+            self._ready_key = None
+
+    # -- the session ----------------------------------------------------------------
+    def save(self) -> None:
+        """Save the game (a turn boundary only; the reason is shown otherwise)."""
+        if self.session is None or self.replaying:
+            return
+        try:
+            self.session.save(self.save_path)
+        except (GameError, OSError) as exc:
+            self.widgets.set_status(f"not saved: {exc}", alert=True)
+            return
+        self.widgets.set_status(f"saved to {self.save_path}")
+        self.trace.write("saved", path=str(self.save_path))
+
+    def undo(self) -> None:
+        if self.session is None or self.replaying:
+            return
+        if not self.session.can_undo():
+            self.widgets.set_status("nothing to undo: no action of a person yet", alert=True)
+            return
+        self.put_back()
+        self.session.undo()
+        self._ready_key = None
+
+    def restart(self) -> None:
+        if self.session is None or self.replaying:
+            return
+        self.put_back()
+        self.session.restart()
+        self._ready_key = None
+
+    def next_action(self) -> None:
+        """Replay: play the next recorded action."""
+        if self.replaying and self.session.running is None:
+            if not self.session.next_action():
+                self.widgets.set_status("the record has no more actions")
+
+    def quit(self) -> None:
+        """Close the window (the session stops its worker; the trace ends)."""
+        self.trace.write("quit")
+        self.base.taskMgr.stop()
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.trace.close()
+
+    # -- speeds and designer tools --------------------------------------------------
+    def _speed(self, index: int) -> None:
+        if self.session is not None:
+            self.session.speed = SESSION_SPEEDS[index]
+            self._apply_clock()
+
+    def _apply_clock(self) -> None:
+        """The session's clock runs at its speed's rate times the slow motion factor,
+        or not at all when paused (designer tools only)."""
+        if self.session is None:
+            return
+        factor = SLOW_MOTION[self.slow] if self.designer else 1.0
+        self.session.time_scale = 0.0 if (self.paused and self.designer) else factor
+
+    def _toggle_designer(self) -> None:
+        self.designer = not self.designer
+        self._apply_clock()
+        if not self.designer and self.view is not None:
+            self.view.hide_forces()
+        self.widgets.set_status("designer tools " + ("on" if self.designer else "off"))
+
+    def _pause(self) -> None:
+        if self.designer:
+            self.paused = not self.paused
+            self._apply_clock()
+
+    def _single_step(self) -> None:
+        if self.designer and self.paused and self.session is not None:
+            self.session.single_step()
+
+    def _slow(self, change: int) -> None:
+        if self.designer:
+            self.slow = min(len(SLOW_MOTION) - 1, max(0, self.slow + change))
+            self._apply_clock()
+
+    def _what_if(self) -> None:
+        """Designer: the verdict the held drop would get, computed off-thread."""
+        if not self.designer or self.gesture.holding is None:
+            return
+        ok, reason = self.gesture.check(self.session.state)
+        if not ok:
+            self.widgets.set_status(f"what if: refused: {reason}", alert=True)
+            return
+        self._preview = self.session.preview(self.gesture.action())
+        self.widgets.set_status("what if: simulating the drop ...")
+
+    def _check_preview(self) -> None:
+        future = self._preview
+        if future is None or not future.done():
+            return
+        self._preview = None
+        try:
+            verdict = future.result()
+        except GameError as exc:
+            self.widgets.set_status(f"what if: {exc}", alert=True)
+            return
+        lines = game_text(self.session.state.name).verdict_lines(verdict)
+        self.widgets.set_status("what if: " + "  ".join(lines))
+
+
+def default_save_path(game: str, seed: int) -> Path:
+    """``balance3d-<game>-seed<seed>-<local time>.json`` in the current folder."""
+    return Path(f"balance3d-{game}-seed{seed}-{time.strftime('%Y%m%d-%H%M%S')}.json")
