@@ -1,0 +1,247 @@
+"""What the window draws for Tilted: the trays, colours, the beam's marks and the
+designer's centre of mass (:data:`TABLE`, a
+:class:`~balance3d.gui.games.GameTable`).
+
+Seats sit round the table clockwise seen from above (front, left, back, right:
+seat 0 faces the camera's preset).  Each seat's tray is a mat on the table top in
+front of it; the supply's mat takes the right side when no seat does, else the
+front right corner.  Blocks in a tray lie in
+rows along the mat, their length along the row, in the order the state lists them.
+Tray slots are *body-frame* poses (position (3,) m, quaternion xyzw), the frame
+World.pose reports, so a block's node keeps its pose convention from tray to beam.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import trimesh
+from scipy.spatial.transform import Rotation
+
+from balance3d.games.tilted import piece_length
+from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame, table_top
+from balance3d.games.tilted.judge import TABLE as TABLE_BODY
+from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
+from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
+from balance3d.meshes.part import Part
+
+#: RGBA colours: the felt table top, the beam's and the fulcrum's wood.
+FELT: Colour = (0.16, 0.36, 0.24, 1.0)
+BEAM_WOOD: Colour = (0.78, 0.60, 0.42, 1.0)
+FULCRUM_WOOD: Colour = (0.45, 0.27, 0.15, 1.0)
+#: RGBA wood tint of the 1u..6u blocks (pale birch to walnut).
+BLOCK_TINTS: tuple[Colour, ...] = (
+    (0.93, 0.85, 0.62, 1.0), (0.90, 0.70, 0.35, 1.0), (0.82, 0.45, 0.22, 1.0),
+    (0.62, 0.27, 0.18, 1.0), (0.55, 0.50, 0.30, 1.0), (0.36, 0.25, 0.20, 1.0))
+#: RGBA seat colours (seat 0..3), on the tray mats and the names.
+SEAT_COLOURS: tuple[Colour, ...] = (
+    (0.74, 0.17, 0.15, 1.0), (0.17, 0.33, 0.74, 1.0), (0.85, 0.64, 0.10, 1.0),
+    (0.52, 0.24, 0.65, 1.0))
+#: RGBA of the supply's mat, of ink on the beam and of names on the mats.
+SUPPLY_MAT: Colour = (0.34, 0.30, 0.26, 1.0)
+INK: Colour = (0.07, 0.05, 0.04, 1.0)
+NAME_INK: Colour = (0.97, 0.96, 0.92, 1.0)
+#: RGBA of the designer's centre-of-mass marker and plumb line.
+COM_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
+#: m, radius of the centre-of-mass marker.
+COM_RADIUS = 0.006
+
+#: m, height of the section values' digits on the beam; at most this fraction of
+#: the section's length.
+LABEL_HEIGHT, LABEL_FRACTION = 0.02, 0.7
+#: m, height of the names on the mats.
+NAME_HEIGHT = 0.022
+#: m, gap between blocks in a tray, along a row and between rows.
+SLOT_GAP = 0.012
+#: m, margin of a mat round its rows and the band for the name before the rows.
+MAT_MARGIN, NAME_BAND = 0.02, 0.045
+#: m, depth of an empty tray's mat rows.
+ROW_DEPTH = 0.025
+#: Share of the felt's colour mixed into a seat's colour for its mat.
+MAT_FELT_SHARE = 0.35
+
+
+@dataclass(frozen=True)
+class Mat:
+    """A tray's place on the table top: rows start at ``origin`` ((x, y) m) and run
+    along ``along`` (unit (x, y)) for ``length`` m; further rows step along
+    ``across`` (unit (x, y)).  The name sits in a band before the first row, read
+    turned ``heading`` degrees."""
+
+    origin: tuple[float, float]
+    along: tuple[float, float]
+    across: tuple[float, float]
+    length: float
+    depth: float
+    heading: float
+
+    def point(self, a: float, b: float) -> np.ndarray:
+        """(2,) m: the point ``a`` m along the rows and ``b`` m across them."""
+        return np.asarray(self.origin) + a * np.asarray(self.along) + b * np.asarray(self.across)
+
+    def bounds(self, depth: float | None = None) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) m of the mat holding rows ``depth`` m deep (default: its
+        full depth), name band and margins included."""
+        depth = self.depth if depth is None else depth
+        corners = np.array([self.point(a, b) for a in (-MAT_MARGIN, self.length + MAT_MARGIN)
+                            for b in (-NAME_BAND, depth + MAT_MARGIN)])
+        return (*corners.min(axis=0), *corners.max(axis=0))
+
+
+#: The mats round the table: front (towards the preset camera), left, back, right,
+#: and the front right corner (the supply's with four players).
+SIDES = {
+    "front": Mat((-0.30, -0.135), (1.0, 0.0), (0.0, -1.0), 0.60, 0.28, 0.0),
+    "left": Mat((-0.405, 0.30), (0.0, -1.0), (-1.0, 0.0), 0.60, 0.28, -90.0),
+    "back": Mat((0.30, 0.135), (-1.0, 0.0), (0.0, 1.0), 0.60, 0.28, 180.0),
+    "right": Mat((0.405, -0.30), (0.0, 1.0), (1.0, 0.0), 0.60, 0.28, 90.0),
+}
+CORNER = Mat((0.38, -0.40), (1.0, 0.0), (0.0, -1.0), 0.38, 0.36, 0.0)
+#: Which sides the seats take, by player count (clockwise from the front).
+SEATING = {1: ("front",), 2: ("front", "back"), 3: ("front", "left", "back"),
+           4: ("front", "left", "back", "right")}
+
+
+def seat_mats(players: int) -> list[Mat]:
+    """The mat of each seat for ``players`` players."""
+    return [SIDES[side] for side in SEATING[players]]
+
+
+def supply_mat(players: int) -> Mat:
+    """The supply's mat: the right side when no seat takes it, else the corner."""
+    return CORNER if "right" in SEATING[players] else SIDES["right"]
+
+
+def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]:
+    """Body-frame poses of ``parts`` lying in rows on ``mat``: each part's longest
+    body axis along the row, resting on the table top at height ``top`` m; and the
+    depth (m) of the rows used (one row of ``ROW_DEPTH`` when empty)."""
+    yaw = math.atan2(mat.along[1], mat.along[0])
+    poses: list[Pose] = []
+    row, cursor = 0.0, 0.0
+    row_width = 0.0
+    for part in parts:
+        lo, hi = part.mesh.bounds
+        size = hi - lo
+        axis = int(np.argmax(size))
+        turn = Rotation.from_euler("z", yaw) * _LONG_TO_X[axis]
+        box = np.abs(_LONG_TO_X[axis].as_matrix()) @ size
+        if cursor > 0.0 and cursor + box[0] > mat.length:
+            row, cursor, row_width = row + row_width + SLOT_GAP, 0.0, 0.0
+        centre_xy = mat.point(cursor + box[0] / 2.0, row + box[1] / 2.0)
+        centre = np.array([centre_xy[0], centre_xy[1], top + box[2] / 2.0])
+        position = centre - turn.apply((lo + hi) / 2.0)
+        poses.append((tuple(float(v) for v in position), tuple(float(v) for v in turn.as_quat())))
+        cursor += box[0] + SLOT_GAP
+        row_width = max(row_width, box[1])
+    return poses, row + max(row_width, ROW_DEPTH)
+
+
+#: Rotation laying each body axis (0 = x, 1 = y, 2 = z) along x.
+_LONG_TO_X = {0: Rotation.identity(), 1: Rotation.from_euler("z", -90, degrees=True),
+              2: Rotation.from_euler("y", 90, degrees=True)}
+
+
+def tray_mats(state) -> list[tuple[int | None, Mat, str, list[str]]]:
+    """``(seat, mat, label, pieces)`` of each seat's tray, then the supply's (seat
+    None)."""
+    players = len(state.players)
+    seats = [(seat, mat, state.players[seat].name, state.hand(seat))
+             for seat, mat in enumerate(seat_mats(players))]
+    return seats + [(None, supply_mat(players), "Supply", state.supply)]
+
+
+def mat_colour(seat: int) -> Colour:
+    """RGBA of ``seat``'s tray mat: its seat colour toned down with the felt."""
+    seat_colour = np.asarray(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
+    return tuple(float(v) for v in (1 - MAT_FELT_SHARE) * seat_colour
+                 + MAT_FELT_SHARE * np.asarray(FELT))
+
+
+def section_labels(state) -> list[tuple[float, int, float]]:
+    """Beam-frame ``(s, value, section length)`` (m, coins, m): where each section's
+    value is written (the middle of the section, both sides of the centre line)."""
+    return [(side * (sec.start + sec.stop) / 2.0, sec.value, sec.stop - sec.start)
+            for sec in state.rules.sections for side in (-1, +1)]
+
+
+def section_lines(state) -> list[float]:
+    """Beam-frame ``s`` of the painted lines: the centre line and every boundary
+    between two sections, both sides."""
+    inner = [sec.stop for sec in state.rules.sections[:-1]]
+    return [0.0] + [side * s for s in inner for side in (-1, +1)]
+
+
+def centre_of_mass(world) -> np.ndarray:
+    """(3,) m: centre of mass of the beam with everything resting on it (every
+    moving body of the World)."""
+    names = world.dynamic_names
+    masses = np.array([world.part(n).mass for n in names])
+    points = np.array([world.pose(n)[0] for n in names])
+    return masses @ points / masses.sum()
+
+
+@cache
+def com_mesh() -> trimesh.Trimesh:
+    """The centre-of-mass marker: a sphere of ``COM_RADIUS`` m."""
+    return trimesh.creation.icosphere(2, COM_RADIUS)
+
+
+class TiltedTable:
+    """Tilted's :class:`~balance3d.gui.games.GameTable` (see the module docstring)."""
+
+    def camera_preset(self, state) -> CameraPreset:
+        return CameraPreset(target=(0.08, -0.1, 0.0), distance=1.2, heading=0.0, pitch=55.0)
+
+    def trays(self, state) -> list[Tray]:
+        top = table_top(state.world)
+        trays = []
+        for seat, mat, label, pieces in tray_mats(state):
+            parts = [self.piece_part(state, p) for p in pieces]
+            trays.append(Tray(seat, label, tuple(pieces), tuple(lay_out(mat, parts, top)[0])))
+        return trays
+
+    def piece_part(self, state, piece: str) -> Part:
+        return state.scene.parts[state.rules.block_parts[piece_length(piece) - 1]]
+
+    def colour(self, state, name: str) -> Colour:
+        fixed = {TABLE_BODY: FELT, BEAM: BEAM_WOOD, FULCRUM: FULCRUM_WOOD}
+        if name in fixed:
+            return fixed[name]
+        return BLOCK_TINTS[(piece_length(name) - 1) % len(BLOCK_TINTS)]
+
+    def decorate(self, view, state) -> None:
+        frame = BeamFrame.of(state.world)
+        _, half_width, half_thick = frame.half
+        beam = unlit(view.node(BEAM).attachNewNode("marks"))
+        width = state.rules.line_width
+        for s in section_lines(state):
+            flat_rect(beam, f"line:{s:+.4f}", (s - width / 2, -half_width, s + width / 2,
+                                               half_width), half_thick, INK)
+        for s, value, length in section_labels(state):
+            height = min(LABEL_HEIGHT, LABEL_FRACTION * length)
+            flat_text(beam, str(value), (s, 0.0, half_thick), height, INK)
+        top = table_top(state.world)
+        for seat, mat, label, pieces in tray_mats(state):
+            colour = SUPPLY_MAT if seat is None else mat_colour(seat)
+            parts = [self.piece_part(state, p) for p in pieces]
+            depth = lay_out(mat, parts, top)[1]
+            flat_rect(view.decor, f"mat:{label}", mat.bounds(depth), top, colour)
+            x, y = mat.point(mat.length / 2.0, -NAME_BAND / 2.0)
+            flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, NAME_INK,
+                      heading=mat.heading)
+
+    def update(self, view, state, designer: bool) -> None:
+        layer = view.overlay("tilted:centre-of-mass")
+        if not designer:
+            return
+        world = state.world
+        com = centre_of_mass(world)
+        solid(layer, "centre-of-mass", com_mesh(), COM_COLOUR).setPos(*com)
+        segments(layer, "plumb", [(com, (com[0], com[1], table_top(world)))], COM_COLOUR)
+
+
+#: Tilted's table, found by :func:`balance3d.gui.games.game_table`.
+TABLE = TiltedTable()

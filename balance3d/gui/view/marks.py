@@ -1,0 +1,85 @@
+"""Drawing helpers for marks on the table: flat text, flat rectangles, line
+segments and small solids.  Used by the table view and by each game's table
+decorations; every length is in metres in the parent node's frame."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import trimesh
+from panda3d.core import CardMaker, LineSegs, LQuaternionf, NodePath, Point3, TextNode
+
+from balance3d.gui.games import Colour
+from balance3d.gui.view.meshes import mesh_node
+from balance3d.gui.view.shading import unlit_shader
+
+#: m, how far marks float above the face they are drawn on (against depth fighting).
+MARK_LIFT = 0.0004
+
+
+def place(path: NodePath, position: Sequence[float], quat_xyzw: Sequence[float]) -> None:
+    """Put ``path`` at ``position`` ((3,) m) turned by ``quat_xyzw`` (x, y, z, w)."""
+    x, y, z, w = (float(v) for v in quat_xyzw)
+    path.setPosQuat(Point3(*(float(v) for v in position)), LQuaternionf(w, x, y, z))
+
+
+def flat_text(parent: NodePath, text: str, centre: Sequence[float], height: float,
+              colour: Colour, heading: float = 0.0) -> NodePath:
+    """``text`` lying flat (facing +z) in ``parent``'s frame, the middle of its ink
+    at ``centre`` ((3,) m), letters ``height`` m tall, reading along +x turned by
+    ``heading`` degrees about +z."""
+    node = TextNode(f"text:{text}")
+    node.setText(text)
+    node.setTextColor(*colour)
+    node.setAlign(TextNode.ALeft)
+    left, right, bottom, top = node.getFrameActual()
+    scale = height / max(top - bottom, 1e-9)
+    pivot = parent.attachNewNode(f"label:{text}")
+    pivot.setPos(centre[0], centre[1], centre[2] + MARK_LIFT)
+    pivot.setHpr(heading, -90.0, 0.0)
+    path = pivot.attachNewNode(node.generate())
+    path.setScale(scale)
+    path.setPos(-scale * (left + right) / 2.0, 0.0, -scale * (bottom + top) / 2.0)
+    path.setShader(unlit_shader(), 1)
+    return pivot
+
+
+def flat_rect(parent: NodePath, name: str, corners: tuple[float, float, float, float],
+              z: float, colour: Colour) -> NodePath:
+    """A flat rectangle facing +z at height ``z`` m; ``corners`` is
+    ``(x0, y0, x1, y1)`` m in ``parent``'s frame."""
+    x0, y0, x1, y1 = corners
+    card = CardMaker(name)
+    card.setFrame(min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1))
+    path = parent.attachNewNode(card.generate())
+    path.setP(-90.0)
+    path.setZ(z + MARK_LIFT)
+    path.setColor(*colour)
+    return path
+
+
+def segments(parent: NodePath, name: str,
+             pairs: Iterable[tuple[Sequence[float], Sequence[float]]], colour: Colour,
+             thickness: float = 2.0) -> NodePath:
+    """Unlit line segments (``thickness`` pixels) between each pair of (3,) points."""
+    lines = LineSegs(name)
+    lines.setColor(*colour)
+    lines.setThickness(thickness)
+    for start, end in pairs:
+        lines.moveTo(*(float(v) for v in start))
+        lines.drawTo(*(float(v) for v in end))
+    path = parent.attachNewNode(lines.create())
+    path.setShader(unlit_shader(), 1)
+    return path
+
+
+def unlit(path: NodePath) -> NodePath:
+    """Draw ``path`` (and below) in its own colours, without light or shadow."""
+    path.setShader(unlit_shader(), 1)
+    return path
+
+
+def solid(parent: NodePath, name: str, mesh: trimesh.Trimesh, colour: Colour) -> NodePath:
+    """A small solid (a marker, a sphere) from a trimesh, in ``colour``."""
+    path = parent.attachNewNode(mesh_node(mesh, name))
+    path.setColor(*colour)
+    return path

@@ -1,0 +1,199 @@
+"""The table view: the World's bodies and the trays' pieces as Panda3D nodes.
+
+One node per body or piece name, placed at its *body-frame* pose (the frame
+:meth:`balance3d.physics.World.pose` reports and a tray slot gives): a piece keeps
+its node when it moves from a tray into the World.  Call :meth:`TableView.rebuild`
+after every finished action (pieces changed place, bodies came or went) and
+:meth:`TableView.set_poses` every frame while a turn runs.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+from panda3d.core import Filename, NodePath, Point2, Point3
+from scipy.spatial.transform import Rotation
+
+from balance3d.games.base import State
+from balance3d.gui.games import game_table
+from balance3d.gui.view.camera import OrbitCamera
+from balance3d.gui.view.grain import WOOD, apply_grain
+from balance3d.gui.view.lights import SHADOW_MASK, SHADOW_SIZE, add_lights
+from balance3d.gui.view.marks import place
+from balance3d.gui.view.meshes import part_node
+from balance3d.gui.view.overlays import Overlays
+from balance3d.meshes.part import Part
+
+
+class TableView:
+    """The World's bodies and the trays as Panda3D nodes, synced from poses.
+
+    base : the ShowBase to draw in.  state : the game to show.  shadows : the sun
+    casts shadows (``shadow_size`` texels square).
+    """
+
+    def __init__(self, base, state: State, *, shadows: bool = True,
+                 shadow_size: int = SHADOW_SIZE) -> None:
+        self.base = base
+        self.root = base.render.attachNewNode("table-view")
+        self.table = game_table(state.name)
+        self.camera = OrbitCamera(self.table.camera_preset(state))
+        self.designer = False
+        self.lights = add_lights(self.root, shadows=shadows, shadow_size=shadow_size)
+        self.overlays = Overlays(self.root, SHADOW_MASK)
+        self._bodies = self.root.attachNewNode("bodies")
+        self._nodes: dict[str, NodePath] = {}
+        self.decor = self.root.attachNewNode("decor")
+        self.state = state
+        base.setBackgroundColor(0.16, 0.17, 0.19, 1.0)
+        self.camera.apply(base.camera, base.camLens)
+        self.rebuild(state)
+
+    # ------------------------------------------------------------------ bodies
+    def rebuild(self, state: State) -> None:
+        """Nodes for every World body (at its pose now) and every tray piece (at its
+        slot), the game's decorations and overlays."""
+        self.state = state
+        self._bodies.removeNode()
+        self.decor.removeNode()
+        self._bodies = self.root.attachNewNode("bodies")
+        self.decor = self.root.attachNewNode("decor")
+        self._nodes = {}
+        world = state.world
+        for name in world.names:
+            self._add(name, world.part(name), *world.pose(name))
+        for tray in self.table.trays(state):
+            for piece, (pos, quat) in zip(tray.pieces, tray.slots):
+                self._add(piece, self.table.piece_part(state, piece), pos, quat)
+        self.table.decorate(self, state)
+        self.table.update(self, state, self.designer)
+
+    def _add(self, name: str, part: Part, position, quat) -> NodePath:
+        path = self._bodies.attachNewNode(part_node(part, name))
+        path.setColor(*self.table.colour(self.state, name))
+        if part.material.name == WOOD:
+            apply_grain(path)
+        path.setTag("piece", name)
+        place(path, position, quat)
+        self._nodes[name] = path
+        return path
+
+    def set_poses(self, poses: Mapping[str, tuple]) -> None:
+        """Move each named node to its ``(position (3,) m, quaternion xyzw)``; a
+        name without a node yet (a piece just dropped into the World) gets one."""
+        for name, (pos, quat) in poses.items():
+            path = self._nodes.get(name)
+            if path is None:
+                world = self.state.world
+                part = world.part(name) if name in world.names \
+                    else self.table.piece_part(self.state, name)
+                path = self._add(name, part, pos, quat)
+            place(path, pos, quat)
+        self.table.update(self, self.state, self.designer)
+
+    def set_designer(self, on: bool) -> None:
+        """Show (``on``) or hide the game's designer overlays (such as a centre of
+        mass); contact-force arrows are shown by :meth:`show_forces`."""
+        self.designer = bool(on)
+        self.table.update(self, self.state, self.designer)
+
+    def node(self, name: str) -> NodePath:
+        """The node of body or piece ``name``."""
+        try:
+            return self._nodes[name]
+        except KeyError:
+            raise KeyError(f"the table view has no body or piece named {name!r}") from None
+
+    @property
+    def names(self) -> list[str]:
+        """Names of every body and piece drawn."""
+        return list(self._nodes)
+
+    def pick_boxes(self, state: State) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every tray piece as ``(centre (3,) m, quaternion xyzw, half extents (3,) m)``:
+        the box bounding its mesh in its body frame, for picking."""
+        boxes = {}
+        for tray in self.table.trays(state):
+            for piece, (pos, quat) in zip(tray.pieces, tray.slots):
+                mesh = self.table.piece_part(state, piece).mesh
+                lo, hi = mesh.bounds
+                centre = np.asarray(pos, float) + Rotation.from_quat(quat).apply((lo + hi) / 2.0)
+                boxes[piece] = (centre, np.asarray(quat, float), (hi - lo) / 2.0)
+        return boxes
+
+    # ------------------------------------------------------------------ overlays
+    def show_ghost(self, part: Part, pose: tuple, legal: bool) -> None:
+        """The held piece, translucent, at ``pose`` (body frame: position (3,) m,
+        quaternion xyzw); red when ``legal`` is False."""
+        self.overlays.show_ghost(part, pose, legal)
+
+    def hide_ghost(self) -> None:
+        self.overlays.hide_ghost()
+
+    def show_marker(self, point: Sequence[float]) -> None:
+        """A ring on the surface at ``point`` ((3,) m): where the held piece lands."""
+        self.overlays.show_marker(point)
+
+    def hide_marker(self) -> None:
+        self.overlays.hide_marker()
+
+    def show_forces(self, contacts) -> None:
+        """Designer: each contact's normal force as an arrow (World.contacts())."""
+        self.overlays.show_forces(contacts)
+
+    def hide_forces(self) -> None:
+        self.overlays.hide_forces()
+
+    def overlay(self, name: str) -> NodePath:
+        """An empty node ``name`` for a game's own overlays (emptied on each call):
+        unlit, casting no shadow, drawn over the bodies."""
+        return self.overlays.layer(name)
+
+    # ------------------------------------------------------------------ images
+    def frame_size(self) -> tuple[int, int]:
+        """(width, height) of the window or buffer, pixels."""
+        return self.base.win.getXSize(), self.base.win.getYSize()
+
+    def project(self, point3: Sequence[float]) -> tuple[float, float] | None:
+        """Pixel (x right, y down) where world ``point3`` ((3,) m) appears, or None
+        when it is behind the camera or outside the view."""
+        cam = self.base.cam
+        local = cam.getRelativePoint(self.base.render, Point3(*(float(v) for v in point3)))
+        film = Point2()
+        if not cam.node().getLens().project(local, film):
+            return None
+        width, height = self.frame_size()
+        return (film[0] + 1.0) / 2.0 * width, (1.0 - film[1]) / 2.0 * height
+
+    def render(self) -> None:
+        """Draw the current frame (twice: the shadow map is drawn first)."""
+        self.camera.apply(self.base.camera, self.base.camLens)
+        for _ in range(2):
+            self.base.graphicsEngine.renderFrame()
+
+    def image(self) -> np.ndarray:
+        """The current frame as (height, width, 3) uint8 RGB, row 0 at the top."""
+        self.render()
+        texture = self.base.win.getScreenshot()
+        if texture is None:
+            raise RuntimeError("the window gave no screenshot (is it open?)")
+        width, height = texture.getXSize(), texture.getYSize()
+        pixels = np.frombuffer(bytes(texture.getRamImageAs("RGB")), dtype=np.uint8)
+        return pixels.reshape(height, width, 3)[::-1].copy()
+
+    def screenshot(self, path: str | Path) -> None:
+        """Save the current frame as an image file (PNG by its suffix)."""
+        self.render()
+        if not self.base.win.saveScreenshot(Filename.fromOsSpecific(str(path))):
+            raise OSError(f"{path}: could not save the screenshot")
+
+    def destroy(self) -> None:
+        """Remove every node this view made."""
+        for light in self.lights:
+            self.root.clearLight(light)
+        self.root.removeNode()
+
+
+
+__all__ = ["TableView"]
