@@ -20,7 +20,7 @@ from balance3d.gui import picking
 from balance3d.gui.gesture import DropGesture, GestureError
 from balance3d.gui.games import game_text
 from balance3d.gui.hud import hud_text
-from balance3d.gui.session import SPEEDS as SESSION_SPEEDS
+from balance3d.gui.session import SPEED_NAMES, SPEEDS
 from balance3d.gui.trace import Trace
 from balance3d.gui.view import TableView
 from balance3d.gui.widgets import Widgets
@@ -103,12 +103,16 @@ class TableApp:
         self.session = session
         self.replaying = replaying
         self.gesture.cancel()
+        if self.view is not None and self.view.state.name != session.state.name:
+            self.view.destroy()
+            self.view = None
         if self.view is None:
             self.view = TableView(self.base, session.state)
+            self.view.set_designer(self.designer)
         self._signature = None
+        self._ready_key = None
         self._sync_view()
-        self.view.camera.reset()
-        self.view.camera.apply(self.base.camera)
+        self._reset_camera()
 
     # -- the frame --------------------------------------------------------------
     def _frame(self, task: Any) -> Any:
@@ -120,13 +124,18 @@ class TableApp:
                 self.widgets.set_status(text)
         except GameError as exc:
             self.widgets.set_status(str(exc), alert=True)
+        self.refresh()
+        return task.cont
+
+    def refresh(self) -> None:
+        """Draw the session as it is now (bodies, camera, gesture, HUD), without
+        advancing it."""
         self._sync_view()
         self._drag_camera()
         self._update_gesture()
         self._update_hud()
         self._check_preview()
         self._trace_ready()
-        return task.cont
 
     def _sync_view(self) -> None:
         """Rebuild the view when the bodies or the trays changed (a turn ended or
@@ -134,7 +143,7 @@ class TableApp:
         state, view = self.session.state, self.view
         poses = self.session.poses()
         trays = view.table.trays(state)
-        signature = (tuple(sorted(poses)), tuple((t.seat, t.pieces) for t in trays))
+        signature = (id(state), tuple(sorted(poses)), tuple((t.seat, t.pieces) for t in trays))
         if signature != self._signature:
             self._signature = signature
             view.rebuild(state)
@@ -142,7 +151,6 @@ class TableApp:
             if self.gesture.holding and self.gesture.holding not in state.legal_pieces():
                 self.put_back()
         view.set_poses(poses)
-        view.table.update(view, state, self.designer)
         if self.designer:
             view.show_forces(state.world.contacts())
         else:
@@ -361,7 +369,7 @@ class TableApp:
     def _reset_camera(self) -> None:
         if self.view is not None:
             self.view.camera.reset()
-            self.view.camera.apply(self.base.camera)
+            self.view.camera.apply(self.base.camera, self.base.camLens)
             self._ready_key = None
 
     # -- the session ----------------------------------------------------------------
@@ -414,22 +422,26 @@ class TableApp:
     # -- speeds and designer tools --------------------------------------------------
     def _speed(self, index: int) -> None:
         if self.session is not None:
-            self.session.speed = SESSION_SPEEDS[index]
+            self.session.speed = SPEED_NAMES[index]
             self._apply_clock()
 
     def _apply_clock(self) -> None:
-        """The session's clock runs at its speed's rate times the slow motion factor,
-        or not at all when paused (designer tools only)."""
-        if self.session is None:
+        """The session's clock runs at its speed's rate times the slow motion
+        factor, or not at all when paused (designer tools only; "instant" turns
+        are not paced)."""
+        if self.session is None or self.session.speed not in SPEEDS:
             return
         factor = SLOW_MOTION[self.slow] if self.designer else 1.0
-        self.session.time_scale = 0.0 if (self.paused and self.designer) else factor
+        paused = self.paused and self.designer
+        self.session.clock.speed = 0.0 if paused else SPEEDS[self.session.speed] * factor
 
     def _toggle_designer(self) -> None:
         self.designer = not self.designer
         self._apply_clock()
-        if not self.designer and self.view is not None:
-            self.view.hide_forces()
+        if self.view is not None:
+            self.view.set_designer(self.designer)
+            if not self.designer:
+                self.view.hide_forces()
         self.widgets.set_status("designer tools " + ("on" if self.designer else "off"))
 
     def _pause(self) -> None:

@@ -33,9 +33,6 @@ audio-library-name null
 framebuffer-multisample true
 multisamples 4
 """
-#: Frames drawn before a screenshot is taken (the first one compiles shaders and
-#: fills the shadow map).
-SCREENSHOT_FRAMES = 3
 
 
 def launch(options: PlayOptions) -> int:
@@ -89,22 +86,18 @@ def _window(options: PlayOptions) -> int:
 def _new_session(game: str, variant: str, names: tuple[str, ...], bots: tuple[str | None, ...],
                  seed: int, record: Path | None, speed: str) -> Any:
     from balance3d.gui.session import Session
-    session = Session.new(game, variant=variant, players=list(names), bots=list(bots),
-                          seed=seed, record_path=record)
-    session.speed = speed
-    return session
+    return Session.new(game, variant=variant, players=list(names), bots=list(bots), seed=seed,
+                       record_path=record, speed=speed)
 
 
 def _session(options: PlayOptions) -> tuple[Any, bool]:
     """The session the options ask for, and whether it replays a record."""
     from balance3d.gui.session import Session
     if options.replay is not None:
-        session = Session.replaying(options.replay)
-        session.speed = options.speed
-        return session, True
+        return Session.replaying(options.replay, speed=options.speed), True
     if options.load is not None:
-        session = Session.load(options.load, bots=list(options.bots))
-        session.speed = options.speed
+        session = Session.load(options.load, bots=list(options.bots), speed=options.speed)
+        session.record_path = options.record
         return session, False
     return _new_session(options.game, options.variant, options.names, options.bots,
                         options.seed, options.record, options.speed), False
@@ -131,15 +124,13 @@ def _screenshot(options: PlayOptions) -> int:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "game.json"
         rec.write_record(recorder.record(), path)
-        session = Session.load(path, bots=list(options.bots))
-    session.speed = "instant"
+        session = Session.load(path, speed="instant")
     base = offscreen_base(options.size)
     trace = Trace(options.trace)
     app = TableApp(base, default_save_path(state.name, state.seed), trace)
     try:
         app.start(session)
-        for _ in range(SCREENSHOT_FRAMES):
-            base.taskMgr.step()
+        app.refresh()
         app.view.screenshot(options.screenshot)
         trace.write("frame", **app.camera_fields(), turns=len(session.recorder.turns))
     finally:

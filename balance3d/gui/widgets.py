@@ -31,7 +31,7 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("D", "designer tools: P pause, N single step, [ ] slow motion, V what-if, "
           "forces and centre of mass shown"),
     ("Space / Right", "replay: play the next recorded action"),
-    ("F1", "this help"),
+    ("F1", "show or hide the help (these controls)"),
     ("Ctrl+Q", "quit"),
 )
 

@@ -177,3 +177,14 @@ def test_load_takes_the_game_from_the_record_and_bots_may_change(tmp_path, capsy
     assert o.bots == (None, "random", "planner") and len(o.names) == 3
     # the same game's record file is accepted as --record target
     assert _options("--load", str(path), "--record", str(path)).record == path
+
+
+def test_the_readme_lists_every_control_the_help_overlay_shows():
+    from balance3d.gui.widgets import CONTROLS
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for keys, what in CONTROLS:
+        assert f"| {keys} | {what} |" in readme
+    for line in ("balance3d play tilted --players 2 --bots -,planner --seed 7",):
+        assert line in readme
+        argv = line.split()[1:]
+        assert play.check(cli.build_parser().parse_args(argv)).bots == (None, "planner")
