@@ -67,6 +67,25 @@ class Recorder:
         self.turns: list[dict[str, Any]] = []
         self._pending: tuple[Turn, int] | None = None
 
+    @classmethod
+    def resumed(cls, state: State, setup: list[dict[str, Any]], turns: list[dict[str, Any]],
+                scene_file: str | None = None) -> "Recorder":
+        """A recorder going on with ``state``, a game restored part-way (a saved
+        state, for undo) whose record so far is ``setup`` and ``turns``: one turn
+        per action in the state's history, the same actions in the same order
+        (:class:`RecordError` otherwise)."""
+        done = [entry["action"] for entry in state.history]
+        if [entry["action"] for entry in turns] != done:
+            raise RecordError(f"the record's {len(turns)} turns are not the "
+                              f"{len(done)} actions the state has played")
+        recorder = cls.__new__(cls)
+        recorder.state = state
+        recorder.scene_file = scene_file
+        recorder.setup = list(setup)
+        recorder.turns = list(turns)
+        recorder._pending = None
+        return recorder
+
     def begin(self, action: Action) -> Turn:
         """Begin ``action`` for the current player (:meth:`State.begin
         <balance3d.games.base.State.begin>`); the turn is recorded once it has ended,

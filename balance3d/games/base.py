@@ -44,6 +44,7 @@ from balance3d.scene import Scene, load_scene
 
 if TYPE_CHECKING:
     from balance3d.games.game import Game
+    from balance3d.meshes.part import Part
 
 
 # ---------------------------------------------------------------------- results
@@ -163,7 +164,7 @@ class State(ABC):
         state = cls(scene, players, seed, variant)
         state._world = scene.build_world()
         state._setup()
-        state._snapshot = state._world.snapshot()
+        state.commit_world()
         return state
 
     # -- the world ---------------------------------------------------------------
@@ -181,8 +182,13 @@ class State(ABC):
         return self._world
 
     def commit_world(self) -> None:
-        """Record the world's current state as the new between-turns snapshot."""
+        """Record the world's current state as the new between-turns snapshot, and
+        restore the world from it: between turns this state reads exactly the world
+        a clone, a saved copy or a replay of it reads (the engine's own pose of a
+        body can differ from its restored pose in the last bits), so a bot or a
+        legality check decides the same in all of them."""
         self._snapshot = self._world.snapshot()
+        self._world.restore(self._snapshot)
 
     # -- the API -----------------------------------------------------------------
     @property
@@ -198,6 +204,11 @@ class State(ABC):
     @abstractmethod
     def legal_pieces(self, player: int | None = None) -> list[str]:
         """Pieces ``player`` (default: the current player) may play now."""
+
+    @abstractmethod
+    def piece_part(self, piece: str) -> "Part":
+        """The part ``piece`` is made of, wherever it is (a hand, a supply, the
+        World): what a window draws and where a gesture releases it."""
 
     @abstractmethod
     def legal_decisions(self) -> list[Action]:

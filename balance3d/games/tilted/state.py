@@ -16,6 +16,7 @@ from balance3d.games.tilted.judge import BEAM, BeamFrame
 from balance3d.games.tilted.rules import (DIE_FACES, Phase, piece_key, piece_length, piece_name,
                                           roll_d6)
 from balance3d.games.tilted.turns import SizeChoice, TurnsMixin
+from balance3d.meshes.part import Part
 from balance3d.scene import Scene, load_scene
 
 
@@ -211,6 +212,20 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
     def hand(self, seat: int) -> list[str]:
         """The blocks ``seat`` holds, by length then set."""
         return list(self._hands[seat])
+
+    def piece_part(self, piece: str) -> Part:
+        """The part of the block ``piece`` (by its length)."""
+        return self._part(piece)
+
+    @property
+    def auction(self) -> Auction | None:
+        """A copy of the open auction (advanced), or None."""
+        return None if self._auction is None else Auction.from_dict(self._auction.to_dict())
+
+    @property
+    def size_choice(self) -> SizeChoice | None:
+        """The die roll waiting for the player to pick a fallback size, or None."""
+        return self._pending_size
 
     def legal_pieces(self, player: int | None = None) -> list[str]:
         seat = self._current if player is None else player

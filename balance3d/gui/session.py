@@ -1,0 +1,466 @@
+"""One game played in the window, without the window: the record, the bots, the
+turn being shown, undo, save, load, restart and replay.
+
+The window calls :meth:`Session.tick` once per frame on its render thread.  A
+physical turn advances by whole physics steps paced by a
+:class:`~balance3d.gui.clock.PhysicsClock`; bots think on a worker thread (a
+``concurrent.futures`` executor) on a ``state.clone()`` made on the render thread,
+so the window stays responsive.  Nothing here reads the wall clock to decide
+anything about the game: the same seed, seats, bots and human actions give the
+same record, byte for byte, at any speed and frame rate, as ``balance3d simulate``
+(:func:`balance3d.play.play`) gives.
+
+Bots keep their own seeded generators from one move to the next, as in
+``simulate``.  Undo puts them back as they were before the undone action, so a
+repeated move meets the same replies; a loaded game starts its bots afresh (a
+record holds the actions, not the bots' generators), so they may reply otherwise
+than the bots of the game that was saved.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from balance3d import play as playing
+from balance3d import record as rec
+from balance3d.bots import Bot, BotError, make_bot, plays
+from balance3d.games import Player, get_game, new_game
+from balance3d.games.base import (Action, GameError, IllegalActionError, RecordError, State,
+                                  Turn, Verdict, action_to_dict)
+from balance3d.gui.clock import MAX_STEPS_PER_FRAME, PhysicsClock
+
+#: Simulated seconds per wall second at each paced speed ("instant" runs a turn to
+#: its end in one frame).
+SPEEDS = {"real": 1.0, "fast": 4.0}
+#: The speed names, slowest first.
+SPEED_NAMES = ("real", "fast", "instant")
+
+
+class SessionError(GameError):
+    """A session request that cannot be done now (saving mid-turn, undoing nothing,
+    overwriting another game's file ...)."""
+
+
+@dataclass(frozen=True)
+class _UndoPoint:
+    """What undo restores: the state before a human action (``state``: its
+    ``to_dict``), how many turns the record had, the bots then and the verdict
+    shown then."""
+
+    state: dict[str, Any]
+    turns: int
+    bots: list[Bot | None]
+    last_verdict: Verdict | None
+
+
+def _think(bot: Bot, state: State) -> Action:
+    """A bot's move, on the worker thread (``state`` is the bot's own clone)."""
+    return bot.choose(state)
+
+
+def _preview(state: State, action: Action) -> Verdict:
+    """The verdict of ``action`` in ``state`` (a look-ahead clone), on the worker."""
+    return state.apply(action)
+
+
+class Session:
+    """One game played in the window: the Recorder, which seats are bots, the running
+    turn paced by a PhysicsClock, bots thinking off the render thread, undo, save,
+    load, restart.  Called from the render thread once per frame (tick).
+
+    recorder : the record of the game being played (its ``state`` is the live game).
+    bots : per seat, the bot playing it, or None for a human.
+    record_path : autosave: the record is written there after every finished action
+        (and after undo and restart).
+    speed : "real", "fast" or "instant".
+    replay : the actions of a record to show one at a time (:meth:`replaying`).
+    """
+
+    def __init__(self, recorder: rec.Recorder, bots: list[Bot | None], *,
+                 record_path: Path | None = None, speed: str = "real",
+                 replay: list[Action] | None = None) -> None:
+        state = recorder.state
+        if len(bots) != len(state.players):
+            raise SessionError(f"{len(bots)} bot entries for {len(state.players)} seats")
+        self.recorder = recorder
+        self._bots = list(bots)
+        self.record_path = None if record_path is None else Path(record_path)
+        self.clock = PhysicsClock(state.world.settings.time_step)
+        self._speed = "real"
+        self.speed = speed
+        self.running: Turn | None = None
+        self.last_verdict: Verdict | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="balance3d-bot")
+        self._thinking: Future | None = None
+        self._undo: list[_UndoPoint] = []
+        self._written: dict[Path, bytes] = {}
+        self._texts: list[str] = []
+        self._seen = len(state.events)
+        self._replay = None if replay is None else list(replay)
+        self._replayed = 0
+        if self.record_path is not None:
+            self._check_target(self.record_path, recorder.record())
+
+    # ------------------------------------------------------------------ making
+    @classmethod
+    def new(cls, game: str, *, variant: str | None = None, players: list[str],
+            bots: list[str | None], seed: int, record_path: Path | None = None,
+            speed: str = "real") -> "Session":
+        """A fresh game: ``players`` names one per seat, ``bots`` the bot name per
+        seat (None for a human), ``seed`` the game's (and the bots') seed."""
+        if len(bots) != len(players):
+            raise SessionError(f"{len(bots)} bot entries for {len(players)} players")
+        known = get_game(game)
+        for seat, name in enumerate(bots):
+            if name is not None and (name not in known.bots or not plays(name, game)):
+                raise SessionError(f"seat {seat}: bot {name!r} does not play {game} "
+                                   f"(bots that do: {', '.join(known.bots)})")
+        seats = [Player(i, name, bot) for i, (name, bot) in enumerate(zip(players, bots))]
+        state = new_game(game, players=seats, seed=seed, variant=variant)
+        return cls(rec.Recorder(state), _make_bots(state), record_path=record_path,
+                   speed=speed)
+
+    @classmethod
+    def load(cls, path: Path, bots: list[str | None] | None = None, *,
+             speed: str = "real") -> "Session":
+        """The game saved in the record ``path``, replayed to where it stopped and
+        ready to go on.  ``bots`` (per seat, None for a human) replaces the
+        recorded seats' bots; the record's own by default.  :class:`SessionError`
+        when the record no longer replays to the same verdicts."""
+        path = Path(path)
+        record = rec.load_record(path)
+        scene = playing.record_scene(record, path.resolve().parent)
+        players = record.players
+        if bots is not None:
+            if len(bots) != len(players):
+                raise SessionError(f"{len(bots)} bot entries for the {len(players)} seats of "
+                                   f"{path}")
+            players = tuple(Player(p.seat, p.name, b) for p, b in zip(players, bots))
+        try:
+            recorder = playing.replay(rec.Record(record.data, players, record.actions), scene)
+        except playing.ReplayError as exc:
+            raise SessionError(f"{path}: {exc}") from None
+        expected = dict(record.data, players=[dataclasses.asdict(p) for p in players])
+        differences = rec.diff_records(expected, recorder.record(), limit=3)
+        if differences:
+            raise SessionError(f"{path}: the game no longer replays as recorded: "
+                               + "; ".join(differences))
+        return cls(recorder, _make_bots(recorder.state), speed=speed)
+
+    @classmethod
+    def replaying(cls, path: Path, *, speed: str = "real") -> "Session":
+        """A session that shows the record ``path`` one action at a time
+        (:meth:`next_action`), each physical one with its physics; no bot plays and
+        no human acts."""
+        path = Path(path)
+        record = rec.load_record(path)
+        scene = playing.record_scene(record, path.resolve().parent)
+        state = playing.start_game(record, scene)
+        recorder = rec.Recorder(state, record.data["scene"].get("file"))
+        return cls(recorder, [None] * len(state.players), speed=speed,
+                   replay=list(record.actions))
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> State:
+        """The live state (read it to draw; never change it)."""
+        return self.recorder.state
+
+    @property
+    def speed(self) -> str:
+        """"real", "fast" or "instant"."""
+        return self._speed
+
+    @speed.setter
+    def speed(self, value: str) -> None:
+        if value not in SPEED_NAMES:
+            raise SessionError(f"speed must be one of {', '.join(SPEED_NAMES)}, got {value!r}")
+        self._speed = value
+        if value in SPEEDS:
+            self.clock.speed = SPEEDS[value]
+            self.clock.max_steps_per_frame = int(MAX_STEPS_PER_FRAME * SPEEDS[value])
+
+    @property
+    def replay_mode(self) -> bool:
+        """True for a session made by :meth:`replaying`."""
+        return self._replay is not None
+
+    @property
+    def replay_position(self) -> tuple[int, int]:
+        """(actions begun, actions in the record) of a replay; (0, 0) otherwise."""
+        return (self._replayed, len(self._replay)) if self._replay is not None else (0, 0)
+
+    def bot(self, seat: int) -> Bot | None:
+        """The bot playing ``seat``, or None for a human."""
+        return self._bots[seat]
+
+    def human_to_act(self) -> bool:
+        """True when the game waits for a human at this computer: not over, no turn
+        running, not a replay, and the seat to act has no bot."""
+        seat = self.state.current_player
+        return (self._replay is None and self.running is None and seat is not None
+                and self._bots[seat] is None)
+
+    def bot_thinking(self) -> bool:
+        """True while a bot's move is being worked out (or waits to be played)."""
+        return self._thinking is not None
+
+    def poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Every World body now: name -> (position (3,) m, quaternion xyzw (4,))."""
+        if self.running is not None:
+            return self.running.poses()
+        world = self.state.world
+        return {name: world.pose(name) for name in world.names}
+
+    def can_undo(self) -> bool:
+        """True when a human action can be undone."""
+        return bool(self._undo)
+
+    # ------------------------------------------------------------------ playing
+    def submit(self, action: Action) -> None:
+        """Play a human's ``action`` for the seat to act: a physical one starts a
+        turn that :meth:`tick` shows, a decision ends at once.  Raises
+        :class:`~balance3d.games.base.IllegalActionError` (nothing changed) when the
+        game refuses it, and :class:`SessionError` when no human is to act."""
+        if self._replay is not None:
+            raise SessionError("a replay takes no actions: step it with next_action()")
+        seat = self.state.current_player
+        if seat is not None and self._bots[seat] is not None:
+            raise SessionError(f"seat {seat} ({self.state.players[seat].name}) is played by "
+                               f"the {self._bots[seat].name} bot, not by a human")
+        ok, reason = self.state.is_legal(action)
+        if not ok:
+            raise IllegalActionError(action, reason)
+        # through JSON: to_dict shares lists (the history) with the live state
+        point = _UndoPoint(json.loads(json.dumps(self.state.to_dict())), len(self.recorder.turns),
+                           copy.deepcopy(self._bots), self.last_verdict)
+        turn = self.recorder.begin(action)
+        self._undo.append(point)
+        self._started(turn)
+
+    def tick(self, frame_dt: float) -> list[str]:
+        """Advance by one frame of ``frame_dt`` wall seconds: run the physics steps the
+        clock owes the running turn (all of them at speed "instant"), play a bot's
+        move once it is ready, and set the next bot thinking.  Returns the texts of
+        what happened (the game's events, in order) for the log.  Raises
+        :class:`~balance3d.bots.BotError` when a bot fails or plays an illegal
+        move."""
+        if self.running is not None:
+            if self._speed == "instant":
+                self.running.run()
+            else:
+                self.running.advance(self.clock.steps_due(frame_dt))
+            self._after_steps()
+        if self.running is None and self._thinking is not None and self._thinking.done():
+            self._play_bot_move()
+        if (self.running is None and self._thinking is None and self._replay is None
+                and not self.state.is_over):
+            seat = self.state.current_player
+            bot = self._bots[seat] if seat is not None else None
+            if bot is not None:
+                self._thinking = self._executor.submit(_think, bot, self.state.clone())
+        texts, self._texts = self._texts, []
+        return texts
+
+    def single_step(self) -> None:
+        """Run one physics step of the running turn while the clock is paused (the
+        designer's single step)."""
+        if self.running is not None:
+            self.running.advance(self.clock.single_step())
+            self._after_steps()
+
+    def next_action(self) -> Action | None:
+        """In a replay, begin the next recorded action as a running turn and return
+        it; None when every action has been shown.  :class:`SessionError` while a
+        turn still runs, outside a replay, or when the action is now illegal."""
+        if self._replay is None:
+            raise SessionError("next_action() steps a replay (Session.replaying)")
+        if self.running is not None:
+            raise SessionError("the previous action is still running")
+        if self._replayed >= len(self._replay):
+            return None
+        index, action = self._replayed, self._replay[self._replayed]
+        try:
+            turn = self.recorder.begin(action)
+        except IllegalActionError as exc:
+            raise SessionError(f"turns[{index}]: {action_to_dict(action)['type']} is illegal "
+                               f"on replay: {exc.reason}") from None
+        self._replayed += 1
+        self._started(turn)
+        return action
+
+    def preview(self, action: Action) -> Future:
+        """The designer's "what if": a Future of the Verdict ``action`` would get,
+        played in a look-ahead clone on the worker thread (the live game is not
+        touched).  The Future raises IllegalActionError for an illegal action."""
+        if self.running is not None:
+            raise SessionError("no preview while a turn runs")
+        return self._executor.submit(_preview, self.state.clone(), action)
+
+    # ------------------------------------------------------------------ undo, restart
+    def undo(self) -> None:
+        """Back to just before the last human action: that action and every bot move
+        after it are gone from the game and the record; the bots are as they were
+        then.  :class:`SessionError` when there is no human action to undo."""
+        if not self._undo:
+            raise SessionError("nothing to undo: no human action has been played")
+        point = self._undo.pop()
+        self._drop_work()
+        state = type(self.state).from_dict(point.state, scene=self.state.scene)
+        old = self.recorder
+        self.recorder = rec.Recorder.resumed(state, old.setup, old.turns[:point.turns],
+                                             old.scene_file)
+        self._bots = point.bots
+        self.last_verdict = point.last_verdict
+        self._seen = len(state.events)
+        self._texts.append(f"undone: back to turn {state.turn}")
+        self._autosave()
+
+    def restart(self) -> None:
+        """A fresh game with the same game, variant, scene, seed and seats."""
+        old = self.state
+        self._drop_work()
+        state = new_game(old.name, players=list(old.players), seed=old.seed, scene=old.scene,
+                         variant=old.variant)
+        self.recorder = rec.Recorder(state, self.recorder.scene_file)
+        self._bots = [None] * len(state.players) if self._replay is not None \
+            else _make_bots(state)
+        self._undo.clear()
+        self.last_verdict = None
+        self._replayed = 0
+        self._texts.extend(e.text for e in state.events)
+        self._seen = len(state.events)
+        self._autosave()
+
+    # ------------------------------------------------------------------ saving
+    def save(self, path: Path) -> None:
+        """Write the record to ``path`` atomically: a loadable record that
+        ``balance3d replay`` plays.  Only between turns (:class:`SessionError` while
+        a turn runs).  A file holding this game, or an earlier record of it, is
+        replaced; one holding another game is never overwritten
+        (:class:`SessionError` naming it)."""
+        if self.running is not None:
+            raise SessionError(f"cannot save to {path} while a turn runs: wait for it to "
+                               f"settle")
+        self._write(Path(path), self.recorder.record())
+
+    def close(self) -> None:
+        """Stop the worker (a move being worked out is abandoned)."""
+        self._thinking = None
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ inside
+    def _started(self, turn: Turn) -> None:
+        """A turn has begun: show it, or finish it now (a decision, or "instant")."""
+        self.clock.carry = 0.0
+        self.running = turn
+        if not turn.done and self._speed == "instant":
+            turn.run()
+        self._after_steps()
+
+    def _after_steps(self) -> None:
+        """Finish the running turn if it has ended: record it, show its events and
+        verdict, autosave."""
+        turn = self.running
+        if turn is None or not turn.done:
+            return
+        self.running = None
+        self.last_verdict = turn.verdict
+        record = self.recorder.record()
+        events = self.state.events
+        self._texts.extend(e.text for e in events[self._seen:])
+        self._seen = len(events)
+        if self.record_path is not None:
+            self._write(self.record_path, record)
+
+    def _play_bot_move(self) -> None:
+        """Begin the move the worker has worked out."""
+        future, self._thinking = self._thinking, None
+        seat = self.state.current_player
+        bot = self._bots[seat]
+        try:
+            action = future.result()
+        except Exception as exc:
+            if isinstance(exc, BotError):
+                raise
+            raise BotError(f"bot {bot.name!r} (seat {seat}) failed at game turn "
+                           f"{self.state.turn}: {type(exc).__name__}: {exc}") from exc
+        try:
+            turn = self.recorder.begin(action)
+        except IllegalActionError as exc:
+            raise BotError(f"bot {bot.name!r} (seat {seat}) chose an illegal action at game "
+                           f"turn {self.state.turn}: {exc}") from None
+        self._started(turn)
+
+    def _drop_work(self) -> None:
+        """Abandon the running turn and any move being worked out."""
+        if self.running is not None:
+            self.running.cancel()
+            self.running = None
+        self._thinking = None
+
+    def _autosave(self) -> None:
+        if self.record_path is not None:
+            self._write(self.record_path, self.recorder.record())
+
+    def _write(self, path: Path, record: dict[str, Any]) -> None:
+        """Write ``record`` to ``path`` unless the file holds another game."""
+        self._check_target(path, record)
+        try:
+            rec.write_record(record, path, force=True)
+        except (RecordError, OSError) as exc:
+            raise SessionError(f"cannot save to {path}: {exc}") from None
+        self._written[path.resolve()] = rec.dumps(record).encode("ascii")
+
+    def _check_target(self, path: Path, record: dict[str, Any]) -> None:
+        """Refuse a ``path`` that holds something other than this session's last
+        write there or an earlier record of this game."""
+        if path.is_dir():
+            raise SessionError(f"cannot save to {path}: it is a folder")
+        if not path.exists() or self._written.get(path.resolve()) == path.read_bytes():
+            return
+        try:
+            old = rec.parse_record(rec.read_json(path)).data
+        except RecordError as exc:
+            raise SessionError(f"{path} exists and is not a game record ({exc}); it is "
+                               f"kept: save elsewhere") from None
+        if not _earlier_record(old, record):
+            raise SessionError(f"{path} holds a different game ({old['game']} "
+                               f"{old['variant']}, seed {old['seed']}, {len(old['turns'])} "
+                               f"actions), not an earlier record of this one; it is kept: "
+                               f"save elsewhere")
+
+
+def _make_bots(state: State) -> list[Bot | None]:
+    """The bots of ``state``'s seats (each Player's ``bot``), as simulate makes them."""
+    return [None if p.bot is None else make_bot(p.bot, state.seed, p.seat)
+            for p in state.players]
+
+
+#: Record fields two records of the same game share.
+_SAME_GAME = ("format", "game", "variant", "seed", "scene", "players", "setup")
+
+
+def _earlier_record(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """True when ``old`` is a record of the same game as ``new`` that stopped at or
+    before it (its turns are the first turns of ``new``)."""
+    if any(old.get(key) != new.get(key) for key in _SAME_GAME):
+        return False
+    turns = old["turns"]
+    return len(turns) <= len(new["turns"]) and new["turns"][:len(turns)] == turns
+
+
+__all__ = ["SPEEDS", "SPEED_NAMES", "Session", "SessionError"]

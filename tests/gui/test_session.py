@@ -1,0 +1,338 @@
+"""The window's session, headless: bots off the render thread, records identical to
+``simulate``'s at any speed, human actions, autosave, save/load, undo, restart,
+preview and replay."""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+
+import pytest
+
+from balance3d import play as playing
+from balance3d import record as rec
+from balance3d.bots import BotError, make_bot
+from balance3d.cli import main as cli_main
+from balance3d.games import Drop, IllegalActionError, Player, new_game
+from balance3d.games.base import action_to_dict
+from balance3d.gui.session import Session, SessionError
+
+#: s of wall time a test waits for bots at most before it calls the game stuck.
+PATIENCE = 120.0
+#: s, one 60 Hz frame.
+FRAME = 1.0 / 60.0
+
+
+def run_until(session: Session, done, frame_dt: float = FRAME) -> int:
+    """Tick ``session`` until ``done()``; the number of ticks in which a turn ran."""
+    start, running_ticks = time.monotonic(), 0
+    while not done():
+        if time.monotonic() - start > PATIENCE:
+            raise AssertionError("the session made no progress")
+        running_ticks += session.running is not None
+        session.tick(frame_dt)
+        if session.bot_thinking():
+            time.sleep(0.001)
+    return running_ticks
+
+
+def simulated(players: int, bots: list[str], seed: int, variant: str = "basic") -> str:
+    """What ``balance3d simulate`` records for an all-bot game."""
+    seats = [Player(i, f"Player {i + 1}", bots[i]) for i in range(players)]
+    recorder = rec.Recorder(new_game("tilted", players=seats, seed=seed, variant=variant))
+    playing.play(recorder, [make_bot(b, seed, i) for i, b in enumerate(bots)])
+    return rec.dumps(recorder.record())
+
+
+def all_bot_session(players, bots, seed, variant="basic", **kw) -> Session:
+    return Session.new("tilted", variant=variant, players=[f"Player {i + 1}" for i in range(players)],
+                       bots=bots, seed=seed, **kw)
+
+
+@pytest.fixture
+def human_first():
+    """Seat 0 human, seat 1 the random bot; ticked until the human is to act."""
+    session = Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3)
+    run_until(session, session.human_to_act)
+    yield session
+    session.close()
+
+
+# ---------------------------------------------------------------------- bots off-thread
+class SlowBot:
+    """A bot that takes ``delay`` s and says where it ran."""
+
+    name = "slow"
+    games = None
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.seen: list[tuple[threading.Thread, object]] = []
+
+    def choose(self, state):
+        self.seen.append((threading.current_thread(), state))
+        time.sleep(self.delay)
+        decisions = state.legal_decisions()
+        return decisions[0] if decisions else state.legal_release()
+
+
+def test_a_thinking_bot_does_not_block_the_tick():
+    state = new_game("tilted", players=["A", "B"], seed=3)
+    slow = SlowBot(0.8)
+    bots = [slow if seat == state.current_player else None for seat in range(2)]
+    with Session(rec.Recorder(state), bots) as session:
+        start = time.monotonic()
+        session.tick(FRAME)
+        assert time.monotonic() - start < 0.3
+        assert session.bot_thinking() and not session.human_to_act()
+        for _ in range(5):                        # the window keeps ticking meanwhile
+            start = time.monotonic()
+            session.tick(FRAME)
+            assert time.monotonic() - start < 0.1
+        assert session.bot_thinking()
+        run_until(session, lambda: not session.bot_thinking())
+        thread, seen = slow.seen[0]
+        assert thread is not threading.main_thread()
+        assert seen is not session.state                 # the bot planned on a clone
+        assert len(session.recorder.record()["turns"]) == 1 or session.running is not None
+
+
+def test_a_failing_bot_is_reported_by_tick():
+    class Broken:
+        name, games = "broken", None
+
+        def choose(self, state):
+            raise RuntimeError("no idea")
+
+    state = new_game("tilted", players=["A", "B"], seed=3)
+    bots = [Broken() if seat == state.current_player else None for seat in range(2)]
+    with Session(rec.Recorder(state), bots) as session:
+        with pytest.raises(BotError, match="broken.*no idea"):
+            run_until(session, lambda: False)
+
+
+# ---------------------------------------------------------------------- same record as simulate
+@pytest.mark.parametrize("players, bots, seed, variant", [
+    (2, ["random", "random"], 1, "basic"),
+    (1, ["random"], 3, "solo"),
+])
+def test_an_all_bot_game_at_speed_instant_records_what_simulate_records(players, bots, seed,
+                                                                        variant):
+    with all_bot_session(players, bots, seed, variant, speed="instant") as session:
+        run_until(session, lambda: session.state.is_over)
+        assert rec.dumps(session.recorder.record()) == simulated(players, bots, seed, variant)
+
+
+def test_an_all_bot_game_in_real_time_records_what_simulate_records():
+    with all_bot_session(2, ["random", "random"], 1, speed="real") as session:
+        ticks = run_until(session, lambda: session.state.is_over, frame_dt=FRAME)
+        # each drop settles in about 0.7 s: some 40 frames of 4 steps; the game has
+        # more than ten drops
+        assert ticks > 200
+        assert rec.dumps(session.recorder.record()) == simulated(2, ["random", "random"], 1)
+        assert session.clock.behind == 0.0
+
+
+# ---------------------------------------------------------------------- human actions
+def test_an_illegal_human_action_changes_nothing(human_first):
+    s = human_first
+    before, record = s.state.to_json(), s.recorder.record()
+    piece = s.state.legal_pieces()[0]
+    with pytest.raises(IllegalActionError, match="release height"):
+        s.submit(Drop(piece, 0.1, 0.0, 0.0))
+    with pytest.raises(IllegalActionError, match="not yours"):
+        s.submit(Drop("1u-2", 0.1, 0.0, 0.01))
+    assert s.state.to_json() == before and s.recorder.record() == record
+    assert s.running is None and not s.can_undo() and s.human_to_act()
+
+
+def test_a_legal_human_drop_runs_over_ticks_and_its_verdict_is_recorded(human_first):
+    s = human_first
+    drop = s.state.legal_release()
+    seat = s.state.current_player
+    s.submit(drop)
+    assert s.running is not None and not s.human_to_act()
+    assert drop.piece in s.poses()                       # the piece is in the World now
+    s.tick(FRAME)
+    assert s.running is not None                         # 4 steps do not settle a drop
+    run_until(s, lambda: s.running is None)
+    entry = s.recorder.record()["turns"][-1]
+    assert entry["action"] == action_to_dict(drop) and entry["player"] == seat
+    assert entry["verdict"] == json.loads(json.dumps(s.last_verdict.to_dict()))
+    assert s.last_verdict.piece == drop.piece and s.can_undo()
+
+
+def test_a_human_cannot_act_for_a_bot():
+    with Session.new("tilted", players=["A", "B"], bots=["random", "random"], seed=3) as s:
+        with pytest.raises(SessionError, match="random bot"):
+            s.submit(s.state.legal_release())
+
+
+# ---------------------------------------------------------------------- autosave
+def test_autosave_after_every_action_and_never_a_half_file(tmp_path, monkeypatch):
+    path = tmp_path / "game.json"
+    with Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
+                     record_path=path) as s:
+        run_until(s, s.human_to_act)
+        saved = path.read_bytes() if path.exists() else None
+        assert saved is None or saved.decode() == rec.dumps(s.recorder.record())
+        s.submit(s.state.legal_release())
+        s.tick(FRAME)
+        assert s.running is not None
+        # mid-turn the file holds the finished actions only, as a whole record
+        if saved is not None:
+            assert path.read_bytes() == saved
+        run_until(s, lambda: s.running is None)
+        assert path.read_text() == rec.dumps(s.recorder.record())
+        before = path.read_bytes()
+        # a crash while writing leaves the last whole record and no stray file
+        def crash(fd):
+            raise OSError(28, "No space left on device")
+        monkeypatch.setattr(os, "fsync", crash)
+        with pytest.raises(SessionError, match="No space left"):
+            run_until(s, lambda: len(s.recorder.turns) > len(rec.parse_record(
+                rec.read_json(path)).actions))
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+# ---------------------------------------------------------------------- save and load
+def test_save_only_between_turns_and_never_over_another_game(tmp_path, human_first):
+    s = human_first
+    path = tmp_path / "save.json"
+    s.save(path)
+    s.submit(s.state.legal_release())
+    with pytest.raises(SessionError, match="while a turn runs"):
+        s.save(path)
+    run_until(s, lambda: s.running is None)
+    s.save(path)                                         # the same game, grown
+    assert path.read_text() == rec.dumps(s.recorder.record())
+    other = tmp_path / "other.json"
+    other.write_text(simulated(1, ["random"], 3, "solo"))
+    kept = other.read_bytes()
+    with pytest.raises(SessionError, match="other.json holds a different game"):
+        s.save(other)
+    assert other.read_bytes() == kept
+    notes = tmp_path / "notes.json"
+    notes.write_text("my notes\n")
+    with pytest.raises(SessionError, match="notes.json exists and is not a game record"):
+        s.save(notes)
+    assert notes.read_text() == "my notes\n"
+
+
+def test_load_replays_the_record_and_goes_on_identically(tmp_path, human_first):
+    s = human_first
+    s.submit(s.state.legal_release())
+    run_until(s, s.human_to_act)
+    path = tmp_path / "mid.json"
+    s.save(path)
+    with Session.load(path) as loaded:
+        assert loaded.state.to_json() == s.state.to_json()
+        again = tmp_path / "again.json"
+        loaded.save(again)
+        assert again.read_bytes() == path.read_bytes()
+        assert loaded.human_to_act() and loaded.bot(1).name == "random"
+        # the same human drop in both continues both the same way
+        drop = s.state.legal_release()
+        for session in (s, loaded):
+            session.submit(drop)
+            run_until(session, lambda: session.running is None)
+        assert loaded.state.to_json() == s.state.to_json()
+        loaded.save(path)                                # an earlier record of this game
+    assert cli_main(["replay", str(path), "--verify", "--quiet"]) == 0
+
+
+def test_load_can_seat_other_bots(tmp_path, human_first):
+    s = human_first
+    path = tmp_path / "g.json"
+    s.save(path)
+    with Session.load(path, bots=["random", "random"]) as loaded:
+        assert loaded.bot(0).name == "random" and not loaded.human_to_act()
+        assert [p.bot for p in loaded.state.players] == ["random", "random"]
+
+
+# ---------------------------------------------------------------------- undo and restart
+def test_undo_goes_back_before_the_last_human_action_and_its_replies(human_first):
+    s = human_first
+    before, turns = s.state.to_json(), len(s.recorder.turns)
+    drop = s.state.legal_release()
+    s.submit(drop)
+    run_until(s, s.human_to_act)                         # the bot has replied
+    after = s.recorder.record()
+    assert len(after["turns"]) > turns + 1
+    s.undo()
+    assert s.state.to_json() == before
+    assert len(s.recorder.record()["turns"]) == turns
+    assert not s.can_undo() and s.human_to_act()
+    with pytest.raises(SessionError, match="nothing to undo"):
+        s.undo()
+    # the bots are as they were: the same drop meets the same replies
+    s.submit(drop)
+    run_until(s, s.human_to_act)
+    assert s.recorder.record() == after
+
+
+def test_undo_during_a_running_turn_or_a_bot_move(human_first):
+    s = human_first
+    before = s.state.to_json()
+    s.submit(s.state.legal_release())
+    s.tick(FRAME)
+    assert s.running is not None
+    s.undo()
+    assert s.running is None and s.state.to_json() == before
+
+
+def test_restart_gives_a_fresh_game_with_the_same_seats(human_first):
+    s = human_first
+    s.submit(s.state.legal_release())
+    run_until(s, s.human_to_act)
+    s.restart()
+    fresh = new_game("tilted", players=[Player(0, "Ann"), Player(1, "Bob", "random")], seed=3)
+    assert s.state.to_json() == fresh.to_json()
+    assert s.recorder.record()["turns"] == [] and not s.can_undo() and s.last_verdict is None
+
+
+# ---------------------------------------------------------------------- preview
+def test_preview_gives_the_verdict_apply_would_and_leaves_the_game(human_first):
+    s = human_first
+    drop = s.state.legal_release()
+    before = s.state.to_json()
+    verdict = s.preview(drop).result(timeout=PATIENCE)
+    assert verdict == s.state.clone().apply(drop)
+    assert s.state.to_json() == before and s.human_to_act()
+    bad = s.preview(Drop(drop.piece, drop.x, drop.y, 0.0))
+    with pytest.raises(IllegalActionError):
+        bad.result(timeout=PATIENCE)
+
+
+# ---------------------------------------------------------------------- replay
+def test_replaying_shows_each_recorded_action_as_a_running_turn(tmp_path):
+    path = tmp_path / "solo.json"
+    path.write_text(simulated(1, ["random"], 3, "solo"))
+    original = rec.load_record(path)
+    with Session.replaying(path) as s:
+        assert not s.human_to_act()
+        shown = []
+        while (action := s.next_action()) is not None:
+            shown.append(action)
+            if isinstance(action, Drop):
+                assert s.running is not None and action.piece in s.poses()
+                with pytest.raises(SessionError, match="still running"):
+                    s.next_action()
+            run_until(s, lambda: s.running is None)
+            assert not s.bot_thinking()
+        assert shown == list(original.actions)
+        assert s.replay_position == (len(shown), len(shown))
+        assert rec.dumps(s.recorder.record()) == path.read_text()
+
+
+# ---------------------------------------------------------------------- settings
+def test_bad_settings_are_refused():
+    with pytest.raises(SessionError, match="speed"):
+        Session.new("tilted", players=["A"], bots=["random"], seed=0, variant="solo",
+                    speed="warp")
+    with pytest.raises(SessionError, match="2 bot entries for 1 players"):
+        Session.new("tilted", players=["A"], bots=[None, None], seed=0, variant="solo")
+    with pytest.raises(SessionError, match="bot 'nobody'"):
+        Session.new("tilted", players=["A"], bots=["nobody"], seed=0, variant="solo")
