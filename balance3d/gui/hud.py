@@ -1,0 +1,80 @@
+"""The HUD's words for a session, for any game: the title, a line per seat, the
+prompt, the last verdict, the event log and the decision buttons.  The game's own
+words come from its :class:`~balance3d.gui.games.GameText`; the result of a
+finished game is the one ``simulate`` and ``replay`` print
+(:func:`balance3d.commands.report.describe_outcome`).  No Panda3D."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from balance3d.commands.report import describe_outcome
+from balance3d.games.base import Action, action_to_dict
+from balance3d.gui.games import game_text
+from balance3d.gui.session import Session
+from balance3d.record import describe_action
+
+#: Event texts the log shows (the most recent).
+LOG_LINES = 8
+#: Prefix of the current seat's line, and of the others' (same width).
+CURRENT_MARK, OTHER_MARK = "> ", "  "
+
+
+@dataclass(frozen=True)
+class HudText:
+    """What the HUD shows now.
+
+    title : "Tilted (basic) - turn 7".  seats : a line per seat, the seat to act
+    marked with :data:`CURRENT_MARK`.  prompt : what the seat to act is asked for,
+    "Bob (planner) is thinking...", what is running, or the result (several lines).
+    verdict : the last verdict's lines.  log : the last :data:`LOG_LINES` event
+    texts.  decisions : (button label, action) for each decision a human at this
+    computer may take now (empty otherwise, and while a drop is asked for).
+    """
+
+    title: str
+    seats: list[str]
+    prompt: str
+    verdict: list[str]
+    log: list[str]
+    decisions: list[tuple[str, Action]]
+
+
+def hud_text(session: Session) -> HudText:
+    """The HUD's text for ``session`` as it is now."""
+    state = session.state
+    text = game_text(state.name)
+    current = state.current_player
+    seats = []
+    for seat, player in enumerate(state.players):
+        mark = CURRENT_MARK if seat == current else OTHER_MARK
+        bot = session.bot(seat)
+        seats.append(mark + text.seat_line(state, seat) + (f"  [{bot.name}]" if bot else ""))
+    decisions = ([(text.decision_label(state, a), a) for a in state.legal_decisions()]
+                 if session.human_to_act() else [])
+    return HudText(
+        title=f"{state.name.capitalize()} ({state.variant}) - turn {state.turn}",
+        seats=seats, prompt=_prompt(session), log=[e.text for e in state.events[-LOG_LINES:]],
+        verdict=text.verdict_lines(session.last_verdict) if session.last_verdict else [],
+        decisions=decisions)
+
+
+def _prompt(session: Session) -> str:
+    state = session.state
+    if session.running is not None:
+        turn = session.running
+        who = "the game" if turn.player is None else state.players[turn.player].name
+        return f"{who}: {describe_action(action_to_dict(turn.action))} ..."
+    if session.replay_mode:
+        done, total = session.replay_position
+        return (f"replay: {done} of {total} actions shown" +
+                (", next action: N" if done < total else ", the end"))
+    if state.is_over:
+        return "\n".join(describe_outcome(session.recorder.record()))
+    seat = state.current_player
+    bot = session.bot(seat)
+    if bot is not None:
+        return f"{state.players[seat].name} ({bot.name}) is thinking..."
+    return game_text(state.name).prompt(state)
+
+
+__all__ = ["CURRENT_MARK", "HudText", "LOG_LINES", "OTHER_MARK", "hud_text"]

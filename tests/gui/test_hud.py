@@ -1,0 +1,109 @@
+"""The HUD's text for a session, against the state's and the rules' facts."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from balance3d import record as rec
+from balance3d.bots import make_bot
+from balance3d.commands.report import describe_outcome
+from balance3d.games import Choose, Drop
+from balance3d.games.tilted import TiltedState
+from balance3d.games.tilted.judge import BeamFrame
+from balance3d.gui.games import game_text
+from balance3d.gui.hud import CURRENT_MARK, LOG_LINES, hud_text
+from balance3d.gui.session import Session
+
+TEXT = game_text("tilted")
+FRAME = 1.0 / 60.0
+
+
+def tick_until(session: Session, done) -> None:
+    start = time.monotonic()
+    while not done():
+        assert time.monotonic() - start < 120, "no progress"
+        session.tick(FRAME)
+        if session.bot_thinking():
+            time.sleep(0.001)
+
+
+@pytest.fixture
+def session():
+    """Seat 0 human with 5 coins (enough to buy), seat 1 the random bot; seat 0 to
+    drop on the beam whose +x end rests on the table."""
+    state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, coins=[5, 5])
+    s = Session(rec.Recorder(state), [None, make_bot("random", 0, 1)])
+    yield s
+    s.close()
+
+
+def marked(hud) -> list[int]:
+    return [i for i, line in enumerate(hud.seats) if line.startswith(CURRENT_MARK)]
+
+
+def test_a_human_drop_turn(session):
+    state = session.state
+    hud = hud_text(session)
+    assert hud.title == f"Tilted (basic) - turn {state.turn}"
+    assert marked(hud) == [state.current_player] == [0]
+    assert hud.seats[0] == CURRENT_MARK + TEXT.seat_line(state, 0)
+    assert hud.seats[1].endswith("[random]")
+    assert hud.prompt == TEXT.prompt(state) and "the -x end" in hud.prompt
+    assert hud.decisions == [] and hud.verdict == []
+    assert hud.log == [e.text for e in state.events[-LOG_LINES:]]
+
+
+def test_a_running_drop_then_the_buy_decision_and_its_verdict(session):
+    state = session.state
+    frame = BeamFrame.of(state.world)
+    x, y, _ = frame.to_world([(-0.15, 0.0, frame.half[2])])[0]
+    drop = Drop("1u-1", float(x), float(y), 0.002)
+    session.submit(drop)
+    hud = hud_text(session)
+    assert hud.prompt.startswith("Player 1: drop 1u-1") and hud.decisions == []
+    tick_until(session, lambda: session.running is None)
+    verdict = session.last_verdict
+    assert verdict.tilted and verdict.coins_won > 0
+    hud = hud_text(session)
+    assert hud.verdict == TEXT.verdict_lines(verdict)
+    assert any(f"{verdict.coins_won} coins won" in line for line in hud.verdict)
+    assert state.phase == "buy" and session.human_to_act()
+    cost = state.rules.buy_cost
+    assert hud.decisions == [(f"Buy ({cost} coins)", Choose("buy", True)),
+                             ("Don't buy", Choose("buy", False))]
+    assert hud.seats[0] == CURRENT_MARK + f"Player 1  {5 + verdict.coins_won} coins  5 blocks"
+    # declining hands the turn to the bot: it thinks, no buttons
+    session.submit(Choose("buy", False))
+    session.tick(FRAME)
+    hud = hud_text(session)
+    assert marked(hud) == [1] == [state.current_player]
+    if session.bot_thinking():
+        assert hud.prompt == "Player 2 (random) is thinking..."
+    assert hud.decisions == []
+    assert hud.log[-1] == state.events[-1].text
+
+
+def test_a_finished_game_shows_who_won_and_why():
+    with Session.new("tilted", players=["Ann", "Bob"], bots=["random", "random"], seed=1,
+                     speed="instant") as s:
+        tick_until(s, lambda: s.state.is_over)
+        hud = hud_text(s)
+        record = s.recorder.record()
+        assert hud.prompt.split("\n") == describe_outcome(record)
+        winner = s.state.players[s.state.outcome.winners[0]].name
+        assert f"{winner} [random] wins" in hud.prompt
+        assert marked(hud) == [] and hud.decisions == []
+
+
+def test_a_replay_says_how_far_it_is(tmp_path):
+    with Session.new("tilted", players=["Ann"], bots=["random"], seed=3, variant="solo",
+                     speed="instant") as s:
+        tick_until(s, lambda: s.state.is_over)
+        s.save(tmp_path / "solo.json")
+        total = len(s.recorder.turns)
+    with Session.replaying(tmp_path / "solo.json") as r:
+        assert hud_text(r).prompt.startswith(f"replay: 0 of {total} actions")
+        r.next_action()
+        assert hud_text(r).prompt.startswith("Ann: drop")
+        assert hud_text(r).decisions == []

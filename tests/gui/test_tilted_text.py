@@ -1,0 +1,121 @@
+"""Tilted's words in the window, checked against the state's and the rules' facts."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from balance3d.bots import make_bot
+from balance3d.games import Choose, Drop, Pass, new_game
+from balance3d.games.tilted import TiltedState, roll_d6
+from balance3d.games.tilted.judge import BeamFrame
+from balance3d.games.tilted.verdicts import TiltedVerdict
+from balance3d.gui.games import game_text
+
+TEXT = game_text("tilted")
+
+
+def coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def beam_drop(state: TiltedState, piece: str, s: float) -> Drop:
+    """A flat drop of ``piece`` 2 mm above the beam-frame point (s, 0)."""
+    frame = BeamFrame.of(state.world)
+    x, y, _ = frame.to_world([(s, 0.0, frame.half[2])])[0]
+    return Drop(piece, float(x), float(y), 0.002)
+
+
+def test_seat_lines_count_coins_and_blocks_and_say_out():
+    state = TiltedState.arranged(3, seed=0, low_end=+1, hands=[[1, 2, 3, 4, 5, 6], [2], []],
+                                 coins=[4, 1, 0], first=2)
+    assert 2 in state.eliminated                   # no block at the start of its turn
+    assert TEXT.seat_line(state, 0) == "Player 1  4 coins  6 blocks"
+    assert TEXT.seat_line(state, 1) == "Player 2  1 coin  1 block"
+    assert TEXT.seat_line(state, 2).endswith("out")
+    assert "out" not in TEXT.seat_line(state, 0)
+
+
+@pytest.mark.parametrize("low_end, high", [(+1, "-x"), (-1, "+x")])
+def test_the_drop_prompt_names_the_player_and_the_high_end(low_end, high):
+    state = TiltedState.arranged(2, seed=0, low_end=low_end, first=1)
+    prompt = TEXT.prompt(state)
+    assert prompt.startswith("Player 2:") and "high side" in prompt
+    assert f"the {high} end" in prompt
+
+
+def test_the_buy_prompt_and_buttons_cost_what_the_rules_say():
+    state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, coins=[5, 5])
+    state.apply(beam_drop(state, "1u-1", -0.15))
+    assert state.phase == "buy"
+    cost = state.rules.buy_cost
+    assert coins(cost) in TEXT.prompt(state) and TEXT.prompt(state).startswith("Player 1:")
+    labels = {TEXT.decision_label(state, a): a for a in state.legal_decisions()}
+    assert labels == {f"Buy ({coins(cost)})": Choose("buy", True), "Don't buy": Choose("buy", False)}
+
+
+def test_the_size_prompt_offers_both_fallback_lengths():
+    # a seed whose next die roll is 2..5; seat 1 holds every other block of that
+    # length, so the supply has the lengths on either side but not the roll's
+    for seed in range(200):
+        probe = TiltedState.arranged(2, seed=seed, low_end=+1)
+        copy = np.random.Generator(np.random.PCG64())
+        copy.bit_generator.state = probe.rng.bit_generator.state
+        roll = roll_d6(copy)
+        if 2 <= roll <= 5:
+            break
+    state = TiltedState.arranged(2, seed=seed, low_end=+1, first=0,
+                                 hands=[[1], [roll] * 5], coins=[5, 5])
+    state.apply(beam_drop(state, "1u-1", -0.15))
+    state.apply(Choose("buy", True))
+    assert state.phase == "size"
+    prompt = TEXT.prompt(state)
+    assert f"rolled {roll}" in prompt and f"{roll - 1}u" in prompt and f"{roll + 1}u" in prompt
+    assert [TEXT.decision_label(state, a) for a in state.legal_decisions()] == \
+        [f"{roll - 1}u block", f"{roll + 1}u block"]
+
+
+def test_every_phase_of_an_advanced_game_is_worded_from_the_state():
+    state = new_game("tilted", 3, seed=0, variant="advanced")
+    bots = [make_bot("random", 0, seat) for seat in range(3)]
+    seen = set()
+    while not state.is_over:
+        phase, prompt = state.phase, TEXT.prompt(state)
+        seen.add(phase)
+        name = state.players[state.current_player].name
+        assert prompt.startswith(f"{name}:")
+        decisions = state.legal_decisions()
+        labels = [TEXT.decision_label(state, a) for a in decisions]
+        assert len(set(labels)) == len(labels)                  # buttons tell apart
+        if phase == "drop":
+            assert f"the {'+x' if state.low_end < 0 else '-x'} end" in prompt
+        elif phase == "bid":
+            auction = state.auction
+            need = max(auction.high + 1, state.rules.auction_min_bid)
+            assert auction.piece in prompt and f"at least {coins(need)}" in prompt
+            if auction.high_bidder is not None:
+                assert f"high bid {auction.high} by " \
+                       f"{state.players[auction.high_bidder].name}" in prompt
+            for action, label in zip(decisions, labels):
+                assert label == ("Pass" if isinstance(action, Pass) else
+                                 f"Bid {coins(action.value)}")
+        elif phase == "auction_order":
+            for action, label in zip(decisions, labels):
+                assert action.value in prompt and label == f"Auction {action.value} next"
+        verdict = state.apply(bots[state.current_player].choose(state))
+        lines = TEXT.verdict_lines(verdict)
+        assert lines[0] == verdict.summary
+        if isinstance(verdict, TiltedVerdict):
+            text = "\n".join(lines)
+            for item in verdict.returned:
+                assert f"{item['piece']} goes back to the supply: {item['reason']}" in lines
+            if verdict.coins_won:
+                assert f"{coins(verdict.coins_won)} won" in text
+            if verdict.tilted and verdict.value is not None:
+                assert f"is worth {coins(verdict.value)}" in text
+            if not verdict.tilted:
+                assert "no coins" in text
+            if verdict.penalty_due:
+                assert f"penalty: {verdict.penalty_paid} of {coins(verdict.penalty_due)}" in text
+    assert {"drop", "bid", "auction_order"} <= seen
+    winner = state.players[state.outcome.winners[0]].name
+    assert TEXT.prompt(state) == f"game over: {winner} wins"
