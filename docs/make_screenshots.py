@@ -24,7 +24,7 @@ GAME = ("tilted", "--players", "3", "--bots", "planner,random,planner", "--seed"
 SHOTS = (
     ("tilted-start.png", 0, "the table at the start: beam, fulcrum, each seat's tray, the supply"),
     ("tilted-turn-6.png", 6, "a few turns in: blocks on the beam, coins won"),
-    ("tilted-turn-16.png", 16, "later: a loaded beam, the HUD with the last verdict"),
+    ("tilted-turn-16.png", 16, "later: a loaded beam, the HUD and the event log"),
 )
 
 

@@ -22,14 +22,16 @@ from balance3d.gui.games import game_text
 from balance3d.gui.hud import hud_text
 from balance3d.gui.session import SPEED_NAMES, SPEEDS
 from balance3d.gui.trace import Trace
-from balance3d.gui.view import TableView
+from balance3d.gui.view.table import TableView
 from balance3d.gui.widgets import Widgets
 
-#: Ray-surface meeting: at most this many plane hits, each at the height of the
-#: surface under the last one (the error shrinks by slope / tan(ray elevation) each).
-SURFACE_ITERATIONS = 8
-#: m, heights this close count as the same surface.
-SURFACE_TOLERANCE = 1e-5
+#: m, the mouse ray is followed down from this far above the release area's top.
+MARCH_ABOVE = 0.15
+#: m, length of the ray's steps while looking for the surface under the mouse
+#: (thinner than any piece seen from above).
+MARCH_STEP = 0.004
+#: Halvings of the last step once the ray is below the surface (4 mm / 2**12 < 1 um).
+BISECTIONS = 12
 #: degrees per unit of mouse travel (NDC, the window's half width) when orbiting.
 ORBIT_RATE = 90.0
 #: zoom factor per wheel notch.
@@ -184,13 +186,13 @@ class TableApp:
         hud = hud_text(self.session)
         self.widgets.show_hud(hud.title, hud.seats, hud.prompt, hud.verdict, hud.log)
         self.widgets.set_decisions([] if self.replaying else hud.decisions)
-        if hud.prompt != self._prompt:
-            self._prompt = hud.prompt
-            self.trace.write("hud", title=hud.title, prompt=hud.prompt)
         verdict = self.session.last_verdict
         if verdict is not None and verdict is not self._verdict:
             self._verdict = verdict
             self.trace.write("verdict", verdict=verdict.to_dict())
+        if hud.prompt != self._prompt:
+            self._prompt = hud.prompt
+            self.trace.write("hud", title=hud.title, prompt=hud.prompt)
         if self.designer:
             clock = self.session.clock
             self.widgets.set_designer(
@@ -245,22 +247,31 @@ class TableApp:
                                   tuple(self.base.camLens.getFov()), (mouse[0], mouse[1]))
 
     def surface_hit(self, origin: np.ndarray, direction: np.ndarray) -> np.ndarray | None:
-        """Where the ray meets the surface under it (m): first the horizontal plane
-        at the release area's top, then again at the height of the surface found
-        straight below the last hit, until the height holds."""
-        state = self.session.state
-        area = state.release_area()
-        z = max((r["top_z"] for r in area["regions"]), default=0.0) if area else 0.0
-        hit = None
-        for _ in range(SURFACE_ITERATIONS):
-            hit = picking.ray_plane(origin, direction, (0.0, 0.0, z), (0.0, 0.0, 1.0))
-            if hit is None:
-                return None
-            below = max(state.world.height_below([hit[:2]]), 0.0)
-            if abs(below - z) <= SURFACE_TOLERANCE:
-                break
-            z = below
-        return hit
+        """The first point (m) where the ray goes below the surface seen from above
+        (the highest body under each point, else the table top at z = 0): marched
+        from :data:`MARCH_ABOVE` over the release area's top in steps of
+        :data:`MARCH_STEP`, then bisected.  None for a ray that does not point down."""
+        if direction[2] >= 0.0:
+            return None
+        world = self.session.state.world
+        area = self.session.state.release_area()
+        top = max((r["top_z"] for r in area["regions"]), default=0.0) if area else 0.0
+
+        def below(t: float) -> bool:
+            point = origin + t * direction
+            return point[2] <= max(world.height_below([point[:2]]), 0.0)
+
+        t, end = max(0.0, (origin[2] - top - MARCH_ABOVE) / -direction[2]), origin[2] / -direction[2]
+        while t < end:
+            step = min(t + MARCH_STEP, end)
+            if below(step):
+                lo, hi = t, step
+                for _ in range(BISECTIONS):
+                    mid = (lo + hi) / 2.0
+                    lo, hi = (lo, mid) if below(mid) else (mid, hi)
+                return origin + hi * direction
+            t = step
+        return origin + end * direction
 
     # -- the gesture --------------------------------------------------------------
     def left_click(self) -> None:
@@ -450,8 +461,14 @@ class TableApp:
             self._apply_clock()
 
     def _single_step(self) -> None:
-        if self.designer and self.paused and self.session is not None:
+        """N: one physics step of a paused turn (designer), else in a replay the
+        next recorded action."""
+        if self.session is None:
+            return
+        if self.designer and self.paused:
             self.session.single_step()
+        elif self.replaying:
+            self.next_action()
 
     def _slow(self, change: int) -> None:
         if self.designer:

@@ -107,7 +107,7 @@ def _screenshot(options: PlayOptions) -> int:
     from balance3d.gui.app import TableApp, default_save_path
     from balance3d.gui.session import Session
     from balance3d.gui.trace import Trace
-    from balance3d.gui.view import offscreen_base
+    from balance3d.gui.view.offscreen import offscreen_base
 
     if options.load is not None:
         record = rec.load_record(options.load)

@@ -321,11 +321,16 @@ def test_a_screenshot_renders_the_table_offscreen_without_a_display(tmp_path):
     beam_pos, beam_quat = state.world.pose("beam")
     rot = Rotation.from_quat(beam_quat).as_matrix()
     half = np.asarray(state.world.part("beam").extents) / 2.0
-    # points on the beam's top face, a quarter of its length either side of the middle
-    on_beam = [np.asarray(beam_pos) + rot @ np.array([s * half[0] / 2, 0.0, half[2]])
+    # points on the beam's top face in section 2 on either side, between its line and
+    # its painted value (section bounds from the scene's rules)
+    section = next(s for s in state.rules.sections if s.value == 2)
+    inner, outer = section.start, section.stop
+    along = inner + (outer - inner) / 4.0
+    on_beam = [np.asarray(beam_pos) + rot @ np.array([s * along, 0.0, half[2]])
                for s in (-1.0, 1.0)]
-    # points on the table a beam width beside those
-    beside = [p + rot @ np.array([0.0, 4 * half[1], 0.0]) for p in on_beam]
+    # points on the table two beam widths beside those, on the camera's side
+    toward = np.sign((np.asarray(frame["camera"]["pos"]) - beam_pos) @ rot[:, 1])
+    beside = [p + rot @ np.array([0.0, toward * 4 * half[1], 0.0]) for p in on_beam]
     for p in beside:
         p[2] = 0.0
     for top, table in zip(on_beam, beside):
