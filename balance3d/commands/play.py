@@ -15,8 +15,11 @@ Without GAME and game options the start menu opens (game, variant, players, a bo
 or a person per seat, seed).  In ``--bots`` a ``-`` marks a seat played by a
 person; without ``--bots`` the first seat is a person and the others play the
 game's default bot.  ``--record FILE`` writes the record after every finished
-action (checked like ``simulate --record`` before the window opens); Ctrl+S saves
-there too, or to a file named after the game, seed and time.  A saved game goes
+action.  It is checked before the window opens: a folder, a missing or unwritable
+folder, or an existing file that is not an earlier record of the same game (game,
+variant, scene, seed and players; its actions the first ones of this game) is
+refused, and the file is kept.  Ctrl+S saves there too, or to a file named after
+the game, seed and time.  A saved game goes
 on with ``--load`` and replays with ``balance3d replay``.
 
 ``--screenshot FILE.png`` needs no display: it renders offscreen, plays
@@ -43,10 +46,9 @@ from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import bot_names, plays
 from balance3d.commands import HELP_WIDTH, CommandError, help_texts
-from balance3d.commands.simulate import _check_existing_record, _check_record_path, \
-    _counts_text
+from balance3d.commands.simulate import _check_record_path, _counts_text, _game_line
 from balance3d.games import Game, Player, game_names, get_game
-from balance3d.games.base import Action
+from balance3d.games.base import Action, RecordError
 from balance3d.scene import load_scene
 
 #: Seat marker in ``--bots`` for a seat played by a person.
@@ -77,7 +79,6 @@ class PlayOptions:
     bots: tuple[str | None, ...] = ()
     seed: int = 0
     record: Path | None = None
-    force: bool = False
     load: Path | None = None
     replay: Path | None = None
     screenshot: Path | None = None
@@ -129,8 +130,6 @@ def add_parser(subparsers) -> None:
                    help="the game's seed: dice, first player and bots (default 0)")
     p.add_argument("--record", metavar="FILE",
                    help="write the game record (JSON) here after every action")
-    p.add_argument("--force", action="store_true",
-                   help="replace an existing --record file that holds another game")
     p.add_argument("--load", metavar="FILE", help="go on with a saved game (a record)")
     p.add_argument("--replay", metavar="FILE",
                    help="step through a record's actions with the physics shown")
@@ -286,8 +285,9 @@ def check(args: argparse.Namespace) -> PlayOptions:
     record_path = Path(args.record) if args.record is not None else None
     if record_path is not None:
         _check_record_path(record_path)
-        if record_path.exists() and not args.force and "game" in fields:
-            _check_existing_record(record_path, _identity(fields))
+        if record_path.exists() and "game" in fields:
+            loaded = rec.load_record(args.load).data["turns"] if args.load else []
+            _check_record_target(record_path, _identity(fields), loaded)
     screenshot = Path(args.screenshot) if args.screenshot is not None else None
     if screenshot is not None:
         _check_writable("--screenshot", screenshot, ".png")
@@ -301,7 +301,7 @@ def check(args: argparse.Namespace) -> PlayOptions:
     turns = args.turns if args.turns is not None else len(fields.get("script", ()))
     return PlayOptions(
         **{k: v for k, v in fields.items() if k != "scene"},
-        record=record_path, force=args.force,
+        record=record_path,
         load=Path(args.load) if args.load is not None else None,
         replay=Path(args.replay) if args.replay is not None else None,
         screenshot=screenshot, turns=turns, size=size, speed=args.speed, trace=trace)
@@ -319,6 +319,29 @@ def _loaded(path: Path, bots_text: str | None) -> dict:
     return {"game": record.game, "variant": record.variant, "seed": record.seed,
             "names": tuple(p.name for p in record.players), "bots": tuple(bots),
             "scene": scene}
+
+
+def _check_record_target(path: Path, mine: dict, turns: list) -> None:
+    """Refuse an existing ``--record`` file the window would not write over: one
+    that is not a record of this game (``mine``: game, variant, seed, scene name
+    and digest, players), or holds actions the game starting with ``turns`` would
+    not keep (the file is kept, never replaced)."""
+    keep = "it is kept: give another file"
+    try:
+        old = rec.load_record(path).data
+    except RecordError as exc:
+        text = str(exc)
+        text = text[len(str(path)) + 2:] if text.startswith(f"{path}: ") else text
+        raise CommandError(f"--record {path}: exists and is not a record this balance3d "
+                           f"reads ({text}); {keep}") from None
+    theirs = {key: old[key] for key in mine}
+    theirs["scene"] = {key: old["scene"][key] for key in ("name", "digest")}
+    if theirs != mine:
+        raise CommandError(f"--record {path}: holds another game ({_game_line(theirs)}), not "
+                           f"this one ({_game_line(mine)}); {keep}")
+    if turns[:len(old["turns"])] != old["turns"]:
+        raise CommandError(f"--record {path}: holds {len(old['turns'])} actions of this game; "
+                           f"go on with them with --load {path}, or {keep.split(': ')[1]}")
 
 
 def _identity(fields: dict) -> dict:

@@ -115,7 +115,14 @@ def test_every_argument_error_is_one_line_exit_2_and_imports_no_panda3d(tmp_path
     line = _error(err)
     assert (status, panda) == (2, [])
     assert line.startswith(f"--record {other}: holds another game (tilted (basic), scene tilted")
-    assert "seed 1" in line and "seed 2" in line and line.endswith("pass --force to replace it")
+    assert "seed 1" in line and "seed 2" in line and line.endswith("it is kept: give another file")
+    # a record of this very game with actions the new game would not keep
+    [(status, err, panda)] = _run([["play", "tilted", "--seed", "1", "--bots", "random",
+                                    "--record", str(other)]])
+    turns = len(json.loads(other.read_text())["turns"])
+    assert (status, _error(err), panda) == (
+        2, f"--record {other}: holds {turns} actions of this game; go on with them with "
+           f"--load {other}, or give another file", [])
 
 
 def test_a_missing_or_malformed_load_file_is_one_line(tmp_path):
