@@ -7,9 +7,10 @@ cast no shadow.
 """
 from __future__ import annotations
 
-from panda3d.core import AmbientLight, BitMask32, DirectionalLight, NodePath
+from panda3d.core import AmbientLight, BitMask32, ColorWriteAttrib, DirectionalLight, NodePath, \
+    RenderState, ShaderAttrib
 
-from balance3d.gui.view.shading import lit_shader
+from balance3d.gui.view.shading import depth_shader, lit_shader
 
 #: Camera mask of the sun's shadow camera: hide a node from it to cast no shadow.
 SHADOW_MASK = BitMask32.bit(3)
@@ -24,6 +25,8 @@ FILL_HPR = (150.0, -35.0, 0.0)
 SHADOW_FILM, SHADOW_NEAR, SHADOW_FAR = 1.8, 0.1, 4.0
 #: m, how far from the table's centre the sun's shadow camera sits.
 SUN_DISTANCE = 2.0
+#: Priority of the shadow camera's depth-only shader over the nodes' own shaders.
+DEPTH_PRIORITY = 1000
 #: Shadow map size in texels (square) unless the view asks for another.
 SHADOW_SIZE = 1024
 
@@ -44,6 +47,9 @@ def add_lights(root: NodePath, *, shadows: bool, shadow_size: int = SHADOW_SIZE)
     if shadows:
         sun.setShadowCaster(True, int(shadow_size), int(shadow_size))
         sun.setCameraMask(SHADOW_MASK)
+        sun.setInitialState(RenderState.make(
+            ShaderAttrib.make(depth_shader(), DEPTH_PRIORITY),
+            ColorWriteAttrib.make(ColorWriteAttrib.C_off), DEPTH_PRIORITY))
         lens = sun.getLens()
         lens.setFilmSize(SHADOW_FILM, SHADOW_FILM)
         lens.setNearFar(SHADOW_NEAR, SHADOW_FAR)

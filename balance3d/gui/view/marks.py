@@ -1,6 +1,7 @@
 """Drawing helpers for marks on the table: flat text, flat rectangles, line
-segments and small solids.  Used by the table view and by each game's table
-decorations; every length is in metres in the parent node's frame."""
+segments and small solids (flat marks cast no shadow).  Used by the table view and
+by each game's table decorations; every length is in metres in the parent node's
+frame."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -9,6 +10,7 @@ import trimesh
 from panda3d.core import CardMaker, LineSegs, LQuaternionf, NodePath, Point3, TextNode
 
 from balance3d.gui.games import Colour
+from balance3d.gui.view.lights import SHADOW_MASK
 from balance3d.gui.view.meshes import mesh_node
 from balance3d.gui.view.shading import unlit_shader
 
@@ -36,6 +38,7 @@ def flat_text(parent: NodePath, text: str, centre: Sequence[float], height: floa
     pivot = parent.attachNewNode(f"label:{text}")
     pivot.setPos(centre[0], centre[1], centre[2] + MARK_LIFT)
     pivot.setHpr(heading, -90.0, 0.0)
+    pivot.hide(SHADOW_MASK)
     path = pivot.attachNewNode(node.generate())
     path.setScale(scale)
     path.setPos(-scale * (left + right) / 2.0, 0.0, -scale * (bottom + top) / 2.0)
@@ -53,6 +56,7 @@ def flat_rect(parent: NodePath, name: str, corners: tuple[float, float, float, f
     path = parent.attachNewNode(card.generate())
     path.setP(-90.0)
     path.setZ(z + MARK_LIFT)
+    path.hide(SHADOW_MASK)
     path.setColor(*colour)
     return path
 

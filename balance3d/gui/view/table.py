@@ -23,7 +23,26 @@ from balance3d.gui.view.lights import SHADOW_MASK, SHADOW_SIZE, add_lights
 from balance3d.gui.view.marks import place
 from balance3d.gui.view.meshes import part_node
 from balance3d.gui.view.overlays import Overlays
+from balance3d.gui.view.shading import lit_shader
 from balance3d.meshes.part import Part
+
+#: m, how far a body may sink into the ground's top and still lie on it.
+GROUND_TOLERANCE = 0.001
+
+
+def ground_bodies(world) -> list[str]:
+    """Static bodies with nothing below them (their top at or below the lowest
+    point of every other body: the table): they receive shadows but cast none,
+    which spares the shadow map drawing them."""
+    bottoms = {name: float(world.vertices(name)[:, 2].min()) for name in world.names}
+    ground = []
+    for name in world.names:
+        if world.is_static(name):
+            top = float(world.vertices(name)[:, 2].max())
+            if all(top <= low + GROUND_TOLERANCE for other, low in bottoms.items()
+                   if other != name):
+                ground.append(name)
+    return ground
 
 
 class TableView:
@@ -63,6 +82,8 @@ class TableView:
         world = state.world
         for name in world.names:
             self._add(name, world.part(name), *world.pose(name))
+        for name in ground_bodies(world):
+            self._nodes[name].hide(SHADOW_MASK)
         for tray in self.table.trays(state):
             for piece, (pos, quat) in zip(tray.pieces, tray.slots):
                 self._add(piece, self.table.piece_part(state, piece), pos, quat)
@@ -74,6 +95,7 @@ class TableView:
         path.setColor(*self.table.colour(self.state, name))
         if part.material.name == WOOD:
             apply_grain(path)
+            path.setShader(lit_shader(textured=True))
         path.setTag("piece", name)
         place(path, position, quat)
         self._nodes[name] = path

@@ -1,0 +1,190 @@
+"""Frames per second of the 3D table with a full beam, in a real window.
+
+The scene: a 4-player Tilted game with every block staged on the beam but one (29
+blocks in three layers; the blocks that slide off stay on the table), and seat 0
+dropping its last block from the highest release over the high end.  Each frame
+runs the turn's physics with the World's fixed time step, paced by an owed-time
+accumulator (the steps the wall time since the last frame owes, at most
+``--budget`` per frame; owed time beyond the budget is dropped and counted as
+*behind*), syncs the poses to the view and draws the frame.  When the turn ends a
+fresh copy of the staged game starts it again, so pieces keep moving.
+
+Reported per shadow-map size, over ``--runs`` runs of ``--seconds`` s each: the
+median frames per second, the process's CPU time per frame (every thread, Mesa's
+rasteriser threads included; the X server's is not), and whether physics kept
+real time (simulated time against wall time, and the simulated seconds dropped
+behind the clock).  The load average at the start is printed and saved: on a
+shared machine the frame rate follows the CPU left to the benchmark.  Needs a
+display: run under Xvfb with Mesa's software OpenGL, e.g.
+
+    xvfb-run -s "-screen 0 1280x800x24" python benchmarks/gui_fps.py
+
+(with balance3d installed, or ``PYTHONPATH=.`` from the checkout).  Writes
+``benchmarks/results/gui_fps.json`` and ``benchmarks/results/gui_fps.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+#: Window size, pixels.
+WIDTH, HEIGHT = 1280, 720
+#: m, block cross-section, the gap left between staged blocks and the half length
+#: of the beam used for them.
+UNIT, GAP, REACH = 0.025, 0.004, 0.29
+#: m, beam-frame y of the two rows of blocks on the beam.
+ROWS_Y = (-0.0135, 0.0135)
+#: m, release clearance of the staged blocks and of the measured drop.
+STAGE_HEIGHT, DROP_HEIGHT = 0.002, 0.15
+
+
+def full_beam():
+    """The 4-player game with 29 blocks staged on the beam; seat 0 to drop its 1u."""
+    from balance3d.games.base import Drop
+    from balance3d.games.tilted import TiltedState, piece_length
+
+    state = TiltedState.arranged(4, seed=0, hands=[[1], [], [], []], first=0, low_end=+1)
+    pieces = sorted(state.supply, key=lambda p: -piece_length(p))
+    rows, row, used = [], [], 0.0
+    for piece in pieces:
+        length = piece_length(piece) * UNIT
+        if used + length > 2 * REACH:
+            rows.append(row)
+            row, used = [], 0.0
+        row.append((piece, -REACH + used + length / 2.0))
+        used += length + GAP
+    rows.append(row)
+    state.stage([Drop(piece, x, ROWS_Y[i % 2], STAGE_HEIGHT)
+                 for i, row in enumerate(rows) for piece, x in row])
+    spot = state.legal_release()
+    return state, Drop(spot.piece, spot.x, spot.y, DROP_HEIGHT, spot.yaw, spot.pose)
+
+
+def open_window(size: tuple[int, int]):
+    """A ShowBase with an on-screen window of ``size`` pixels (no vertical sync)."""
+    from panda3d.core import loadPrcFileData
+
+    loadPrcFileData("gui-fps", f"win-size {size[0]} {size[1]}\nsync-video false\n"
+                               "audio-library-name null\nwindow-title balance3d fps\n")
+    from direct.showbase.ShowBase import ShowBase
+
+    base = ShowBase()
+    base.disableMouse()
+    return base
+
+
+def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -> dict:
+    """Frames for ``seconds`` of wall time with the turn's physics running."""
+    from balance3d.gui.view.table import TableView
+
+    state = staged.clone()
+    view = TableView(base, state, shadows=True, shadow_size=shadow_size)
+    view.render()
+    step = state.world.settings.time_step
+    turn = state.begin(drop)
+    frames = moving = steps_run = restarts = 0
+    owed = behind = paused = 0.0
+    start = last = time.perf_counter()
+    cpu_start = time.process_time()
+    while True:
+        now = time.perf_counter()
+        if now - start - paused >= seconds:
+            break
+        if turn.done:
+            # a fresh copy of the staged game: the clock stops meanwhile, as it
+            # would between two turns in play
+            state = staged.clone()
+            view.state = state
+            turn = state.begin(drop)
+            restarts += 1
+            paused += time.perf_counter() - now
+            now = last = time.perf_counter()
+        owed += now - last
+        last = now
+        due = int(owed / step)
+        owed -= due * step
+        run = min(due, budget)
+        behind += (due - run) * step
+        turn.advance(run)
+        steps_run += run
+        moving += run > 0
+        view.set_poses(turn.poses())
+        base.graphicsEngine.renderFrame()
+        frames += 1
+    wall = time.perf_counter() - start - paused
+    cpu = time.process_time() - cpu_start
+    if not turn.done:
+        turn.cancel()
+    view.destroy()
+    return {"fps": frames / wall, "frames": frames, "frames_with_physics": moving,
+            "wall_s": wall, "simulated_s": steps_run * step, "behind_s": behind,
+            "turns_restarted": restarts, "cpu_ms_per_frame": 1000.0 * cpu / max(frames, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=8.0, help="wall seconds per run")
+    parser.add_argument("--shadow-sizes", type=int, nargs="+", default=[1024, 2048])
+    parser.add_argument("--budget", type=int, default=16,
+                        help="most physics steps per frame (16 keeps 240 steps/s at 15 fps)")
+    args = parser.parse_args(argv)
+    if not os.environ.get("DISPLAY"):
+        print("gui_fps: no display (DISPLAY is unset); run it under Xvfb: "
+              "xvfb-run -s \"-screen 0 1280x800x24\" python benchmarks/gui_fps.py",
+              file=sys.stderr)
+        return 2
+    staged, drop = full_beam()
+    base = open_window((WIDTH, HEIGHT))
+    gsg = base.win.getGsg()
+    renderer = f"{gsg.getDriverVendor()} {gsg.getDriverRenderer()} {gsg.getDriverVersion()}"
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"renderer: {renderer}; load average {load:.2f} on {os.cpu_count()} CPUs; "
+          f"window {base.win.getXSize()}x{base.win.getYSize()}; "
+          f"{len(staged.on_beam)} blocks on the table; drop {drop}")
+    figures = {}
+    for size in args.shadow_sizes:
+        runs = [one_run(base, staged, drop, size, args.seconds, args.budget)
+                for _ in range(args.runs)]
+        fps = statistics.median(r["fps"] for r in runs)
+        ratio = sum(r["simulated_s"] for r in runs) / sum(r["wall_s"] for r in runs)
+        behind = max(r["behind_s"] for r in runs)
+        cpu = statistics.median(r["cpu_ms_per_frame"] for r in runs)
+        figures[size] = {"median_fps": fps, "physics_over_wall": ratio,
+                         "max_behind_s": behind, "median_cpu_ms_per_frame": cpu, "runs": runs}
+        each = ", ".join(f"{r['fps']:.1f}" for r in runs)
+        print(f"shadow map {size}x{size}: median {fps:.1f} fps over {args.runs} runs "
+              f"({each}); {cpu:.1f} ms of CPU per frame (all threads); physics {ratio:.3f} s "
+              f"per wall s, at most {behind:.3f} s behind the clock")
+    RESULTS.mkdir(exist_ok=True)
+    meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "machine": platform.platform(), "cpus": os.cpu_count(), "renderer": renderer,
+            "load_average_at_start": load,
+            "window": [WIDTH, HEIGHT], "budget_steps_per_frame": args.budget,
+            "seconds_per_run": args.seconds, "blocks": len(staged.on_beam) + 1}
+    (RESULTS / "gui_fps.json").write_text(json.dumps({"meta": meta, "figures": figures},
+                                                     indent=2) + "\n")
+    lines = ["| shadow map | median fps | CPU ms per frame | physics s per wall s | "
+             "most behind (s) |", "|---|---|---|---|---|"]
+    lines += [f"| {s}x{s} | {f['median_fps']:.1f} | {f['median_cpu_ms_per_frame']:.1f} | "
+              f"{f['physics_over_wall']:.3f} | {f['max_behind_s']:.3f} |"
+              for s, f in figures.items()]
+    (RESULTS / "gui_fps.md").write_text(
+        f"Full beam ({meta['blocks']} blocks of a 4-player game), {WIDTH}x{HEIGHT}, shadows on, "
+        f"pieces moving; {renderer}; {meta['cpus']} CPUs (load average {load:.1f} at the "
+        f"start); {meta['date']}.\n\n"
+        + "\n".join(lines) + "\n")
+    base.destroy()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
