@@ -24,6 +24,7 @@ from balance3d.gui.session import SPEED_NAMES, SPEEDS
 from balance3d.gui.trace import Trace
 from balance3d.gui.view.table import TableView
 from balance3d.gui.widgets import Widgets
+from balance3d.physics.world import WorldError
 
 #: m, the mouse ray is followed down from this far above the release area's top.
 MARCH_ABOVE = 0.15
@@ -216,8 +217,8 @@ class TableApp:
             if pixel is not None:
                 pieces[name] = [float(pixel[0]), float(pixel[1])]
         self.trace.write("ready", **self.camera_fields(), pieces=pieces,
-                         legal=state.legal_pieces(), turns=len(session.recorder.turns),
-                         phase=str(state.phase))
+                         legal=state.legal_pieces(), buttons=self.widgets.button_pixels(),
+                         turns=len(session.recorder.turns), phase=str(state.phase))
 
     def camera_fields(self) -> dict[str, Any]:
         """The camera's world pose (``pos`` m, ``quat`` xyzw), the lens's ``fov``
@@ -483,21 +484,23 @@ class TableApp:
         if not ok:
             self.widgets.set_status(f"what if: refused: {reason}", alert=True)
             return
-        self._preview = self.session.preview(self.gesture.action())
+        action = self.gesture.action()
+        self._preview = (action, self.session.preview(action))
         self.widgets.set_status("what if: simulating the drop ...")
 
     def _check_preview(self) -> None:
-        future = self._preview
-        if future is None or not future.done():
+        if self._preview is None or not self._preview[1].done():
             return
+        action, future = self._preview
         self._preview = None
         try:
             verdict = future.result()
-        except GameError as exc:
+        except (GameError, WorldError) as exc:
             self.widgets.set_status(f"what if: {exc}", alert=True)
             return
         lines = game_text(self.session.state.name).verdict_lines(verdict)
         self.widgets.set_status("what if: " + "  ".join(lines))
+        self.trace.write("preview", action=action_to_dict(action), verdict=verdict.to_dict())
 
 
 def default_save_path(game: str, seed: int) -> Path:

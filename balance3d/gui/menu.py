@@ -11,10 +11,11 @@ from typing import Any, Callable
 
 from direct.gui.DirectGui import DGG, DirectButton, DirectEntry, DirectFrame, DirectOptionMenu
 from direct.gui.OnscreenText import OnscreenText
-from panda3d.core import Point3, TextNode
+from panda3d.core import TextNode
 
 from balance3d.bots import plays
 from balance3d.games import game_names, get_game
+from balance3d.gui.widgets import widget_pixel
 
 #: The seat choice meaning a person plays it.
 PERSON = "person"
@@ -136,11 +137,7 @@ class StartMenu:
 
     def start_pixel(self) -> tuple[float, float]:
         """Pixel (x right, y down) of the Start button's centre in the window."""
-        left, right, bottom, top = self.start.getBounds()
-        pos = self.base.render2d.getRelativePoint(
-            self.start, Point3((left + right) / 2.0, 0.0, (bottom + top) / 2.0))
-        width, height = self.base.win.getXSize(), self.base.win.getYSize()
-        return ((pos[0] + 1.0) / 2.0 * width, (1.0 - pos[2]) / 2.0 * height)
+        return widget_pixel(self.base, self.start)
 
     def destroy(self) -> None:
         self.frame.destroy()

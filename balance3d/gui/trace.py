@@ -9,7 +9,8 @@ Each line is one object with an ``event`` and its fields:
     a person is to act: ``camera`` {``pos`` (3,) m, ``quat`` xyzw}, ``fov``
     [horizontal, vertical] degrees, ``size`` [width, height] pixels, ``pieces``
     {piece: pixel} of every tray piece, ``legal`` the pieces that may be picked,
-    ``turns`` the actions recorded so far, ``phase``.
+    ``buttons`` {label: pixel} of the decision buttons, ``turns`` the actions
+    recorded so far, ``phase``.
 ``release``
     a held piece was released: ``pointer`` pixel, ``action`` (its dict).
 ``refused``
@@ -19,6 +20,9 @@ Each line is one object with an ``event`` and its fields:
     the prompt changed: ``title``, ``prompt``.
 ``verdict``
     an action ended: ``verdict`` (its dict).
+``preview``
+    the designer's what-if: the held drop's ``action`` and the ``verdict`` a
+    look-ahead copy gave it.
 ``frame``
     a screenshot was saved: ``camera``, ``fov`` and ``size`` as in ``ready``,
     ``turns`` the actions played before it.

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from direct.gui.DirectGui import DGG, DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
-from panda3d.core import TextNode
+from panda3d.core import Point3, TextNode
 
 #: The controls, as the help overlay and the README list them: (keys, what they do).
 CONTROLS: tuple[tuple[str, str], ...] = (
@@ -52,6 +52,15 @@ BUTTON_SIZE = (0.36, 0.08)
 BUTTONS_PER_ROW = 6
 
 
+def widget_pixel(base: Any, widget: Any) -> tuple[float, float]:
+    """Pixel (x right, y down) of the centre of a DirectGUI ``widget``'s frame."""
+    left, right, bottom, top = widget.getBounds()
+    pos = base.render2d.getRelativePoint(widget, Point3((left + right) / 2.0, 0.0,
+                                                        (bottom + top) / 2.0))
+    width, height = base.win.getXSize(), base.win.getYSize()
+    return (pos[0] + 1.0) / 2.0 * width, (1.0 - pos[2]) / 2.0 * height
+
+
 def _text(parent: Any, pos: tuple[float, float], align: int = TextNode.ALeft,
           fg: tuple = INK, scale: float = TEXT_SCALE) -> OnscreenText:
     return OnscreenText(text="", parent=parent, pos=pos, align=align, fg=fg, scale=scale,
@@ -80,6 +89,7 @@ class Widgets:
         lines = ["Controls (F1 closes)", ""] + [f"{keys}:  {what}" for keys, what in CONTROLS]
         OnscreenText(text="\n".join(lines), parent=self.help, pos=(-1.12, 0.8),
                      align=TextNode.ALeft, fg=INK, scale=0.042, wordwrap=52)
+        self.help.setBin("gui-popup", 50)
         self.help.hide()
 
     def show_hud(self, title: str, seats: list[str], prompt: str, verdict: list[str],
@@ -122,6 +132,11 @@ class Widgets:
                     text_pos=(0, -0.012), pos=(x, 0, y), relief=DGG.FLAT,
                     frameSize=(-w / 2, w / 2, -h / 2, h / 2), frameColor=(0.2, 0.3, 0.45, 0.9),
                     text_fg=INK, command=self.on_decision, extraArgs=[action]))
+
+    def button_pixels(self) -> dict[str, list[float]]:
+        """Decision button label -> pixel of its centre."""
+        return {label: list(widget_pixel(self.base, button))
+                for (label, _), button in zip(self._decisions, self.buttons)}
 
     def toggle_help(self) -> None:
         """Show or hide the help overlay."""

@@ -21,7 +21,8 @@ from scipy.spatial.transform import Rotation
 
 from balance3d import play as playing
 from balance3d import record as rec
-from balance3d.games import Drop, new_game
+from balance3d.games import Choose, Drop, new_game
+from balance3d.gui.games import game_text
 from balance3d.gui.gesture import DEFAULT_HEIGHT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -281,6 +282,111 @@ def test_a_drop_over_the_low_side_is_refused_with_the_games_reason(window, xdoto
     assert w.close(xdotool) == 0
     assert record.read_bytes() == saved            # no turn recorded, nothing changed
     assert not any(e["event"] in ("release", "verdict") for e in w.events()[before:])
+
+
+def _winning_point(state, piece: str) -> np.ndarray:
+    """A point on the high side whose drop of ``piece`` tips the beam and wins
+    coins, with every point within AIM_MARGIN along the beam the same."""
+    region = state.release_area()["regions"][0]
+    corners = np.array(region["polygon"])
+    inner, outer = (corners[0] + corners[3]) / 2.0, (corners[1] + corners[2]) / 2.0
+    along = (outer - inner) / np.linalg.norm(outer - inner)
+    wins = []
+    for d in np.arange(0.0, np.linalg.norm(outer - inner), AIM_STEP):
+        drop = Drop(piece, *(float(v) for v in inner + along * d), DEFAULT_HEIGHT)
+        trial = state.clone()
+        verdict = trial.apply(drop) if trial.is_legal(drop)[0] else None
+        wins.append(verdict is not None and verdict.coins_won > 0 and not verdict.returned)
+    span = int(np.ceil(AIM_MARGIN / AIM_STEP))
+    for i in range(span, len(wins) - span):
+        if all(wins[i - span:i + span + 1]):
+            return _top_point(state, *(inner + along * i * AIM_STEP))
+    pytest.fail(f"no drop of {piece} on the high side wins coins in this game")
+
+
+def test_a_decision_button_buys_and_ctrl_z_undoes_it_and_ctrl_s_saves(
+        window, xdotool, tmp_path):
+    seed = next(s for s in range(50) if new_game("tilted", players=2, seed=s).current_player == 0)
+    record = tmp_path / "game.json"
+    w = window("tilted", "--players", "2", "--bots", "-,planner", "--seed", str(seed),
+               "--record", str(record), "--speed", "fast")
+    ready = w.wait(lambda e: e["event"] == "ready", "the person's first drop (ready)")
+    window_id = xdotool("search", "--sync", "--name", f"^{TITLE}$").split()[0]
+    state = new_game("tilted", players=2, seed=seed)
+    piece = ready["legal"][0]
+    _click(xdotool, window_id, ready["pieces"][piece])
+    _click(xdotool, window_id, np.round(project(ready, _winning_point(state, piece))))
+    buy = w.wait(lambda e: e["event"] == "ready" and e["phase"] == "buy", "the buy decision")
+    assert buy["turns"] == 1
+    after_drop = record.read_bytes()
+    state = _state_after(record, 1)
+    label = game_text("tilted").decision_label(state, Choose("buy", True))
+    assert sorted(buy["buttons"]) == sorted(
+        game_text("tilted").decision_label(state, a) for a in state.legal_decisions())
+    before = len(w.events())
+    _click(xdotool, window_id, buy["buttons"][label])
+    bought = w.wait(lambda e: e["event"] == "verdict", "the purchase", before)
+    assert bought["verdict"]["kind"] == "TiltedBuyVerdict" and bought["verdict"]["buy"] is True
+    assert rec.load_record(record).data["turns"][1]["action"] == {
+        "type": "choose", "what": "buy", "value": True}
+    # the bot plays; then Ctrl+Z goes back to the buy decision: the purchase and the
+    # bot's turns after it are gone
+    mine = w.wait(lambda e: e["event"] == "ready", "the person's next turn",
+                  w.events().index(bought))
+    assert mine["turns"] > 2
+    before = len(w.events())
+    xdotool("key", "ctrl+z")
+    again = w.wait(lambda e: e["event"] == "ready", "the buy decision again", before)
+    assert (again["phase"], again["turns"]) == ("buy", 1)
+    assert record.read_bytes() == after_drop            # the autosave went back too
+    xdotool("key", "ctrl+s")
+    saved = w.wait(lambda e: e["event"] == "saved", "the save", before)
+    assert Path(saved["path"]) == record and record.read_bytes() == after_drop
+    assert w.close(xdotool) == 0
+
+
+def test_the_designers_what_if_shows_the_verdict_a_copy_gives_and_changes_nothing(
+        window, xdotool, tmp_path):
+    seed = next(s for s in range(50) if new_game("tilted", players=2, seed=s).current_player == 0)
+    w = window("tilted", "--players", "2", "--bots", "-,planner", "--seed", str(seed))
+    ready = w.wait(lambda e: e["event"] == "ready", "the person's first drop (ready)")
+    window_id = xdotool("search", "--sync", "--name", f"^{TITLE}$").split()[0]
+    state = new_game("tilted", players=2, seed=seed)
+    piece = ready["legal"][0]
+    _click(xdotool, window_id, ready["pieces"][piece])
+    target = np.round(project(ready, _winning_point(state, piece)))
+    xdotool("mousemove", "--window", window_id, *(str(int(v)) for v in target))
+    time.sleep(SETTLE)
+    before = len(w.events())
+    xdotool("key", "d")
+    xdotool("key", "v")
+    preview = w.wait(lambda e: e["event"] == "preview", "the what-if verdict", before)
+    action = rec.action_from_dict(preview["action"])
+    assert action.piece == piece
+    trial = state.clone()
+    assert trial.apply(action).to_dict() == preview["verdict"]
+    assert w.close(xdotool) == 0
+    assert not any(e["event"] in ("release", "verdict") for e in w.events())
+
+
+def test_a_replay_steps_through_the_record_with_space_and_right(window, xdotool, tmp_path):
+    from balance3d import cli
+    record = tmp_path / "game.json"
+    assert cli.main(["simulate", "tilted", "--bots", "random", "--seed", "2", "--quiet",
+                     "--record", str(record)]) == 0
+    turns = rec.load_record(record).data["turns"]
+    w = window("--replay", str(record), "--speed", "fast")
+    w.wait(lambda e: e["event"] == "hud", "the replay's HUD")
+    xdotool("search", "--sync", "--name", f"^{TITLE}$")
+    xdotool("mousemove", "640", "360")
+    shown = []
+    for key in ("space", "Right"):
+        before = len(w.events())
+        xdotool("key", key)
+        shown.append(w.wait(lambda e: e["event"] == "verdict", f"the verdict after {key}",
+                            before)["verdict"])
+    assert shown == [turns[0]["verdict"], turns[1]["verdict"]]
+    assert w.close(xdotool) == 0
 
 
 def test_the_start_menu_opens_without_arguments_and_start_begins_a_game(
