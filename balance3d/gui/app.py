@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from panda3d.core import KeyboardButton
 
 from balance3d.games.base import GameError, IllegalActionError, action_to_dict
-from balance3d.gui import picking
+from balance3d.gui import picking, pointing
 from balance3d.gui.gesture import DropGesture, GestureError
 from balance3d.gui.games import game_text
 from balance3d.gui.hud import hud_text
@@ -26,27 +25,8 @@ from balance3d.gui.view.table import TableView
 from balance3d.gui.widgets import Widgets
 from balance3d.physics.world import WorldError
 
-#: m, the mouse ray is followed down from this far above the release area's top.
-MARCH_ABOVE = 0.15
-#: m, length of the ray's steps while looking for the surface under the mouse
-#: (thinner than any piece seen from above).
-MARCH_STEP = 0.004
-#: Halvings of the last step once the ray is below the surface (4 mm / 2**12 < 1 um).
-BISECTIONS = 12
-#: degrees per unit of mouse travel (NDC, the window's half width) when orbiting.
-ORBIT_RATE = 90.0
-#: zoom factor per wheel notch.
-ZOOM_STEP = 0.9
-#: NDC, a right-click that moves less than this is a click (puts a piece back), not
-#: an orbit.
-CLICK_SLOP = 0.01
 #: slow motion factors offered by [ and ] (simulated seconds per wall second).
 SLOW_MOTION = (1.0, 0.5, 0.25, 0.125, 0.0625)
-
-
-def _xyzw(quat: Any) -> list[float]:
-    """A Panda3D quaternion (w, x, y, z) as [x, y, z, w]."""
-    return [quat.getI(), quat.getJ(), quat.getK(), quat.getR()]
 
 
 class TableApp:
@@ -74,15 +54,15 @@ class TableApp:
         self._ready_key: Any = None
         self._verdict: Any = None
         self._preview: Any = None
-        self._drag: tuple[str, float, float, float] | None = None
+        self.mouse = pointing.CameraMouse(base)
         self._bind()
         base.taskMgr.add(self._frame, "balance3d-frame")
 
     # -- setting up -------------------------------------------------------------
     def _bind(self) -> None:
         keys = {
-            "mouse1": self.left_click, "mouse3": lambda: self._start_drag("orbit"),
-            "mouse3-up": self._end_drag, "mouse2": lambda: self._start_drag("pan"),
+            "mouse1": self.left_click, "mouse3": lambda: self.mouse.start("orbit"),
+            "mouse3-up": self._end_drag, "mouse2": lambda: self.mouse.start("pan"),
             "mouse2-up": self._end_drag, "wheel_up": lambda: self._wheel(1),
             "wheel_down": lambda: self._wheel(-1), "q": lambda: self._turn(1),
             "e": lambda: self._turn(-1), "tab": self._cycle_pose,
@@ -114,6 +94,8 @@ class TableApp:
             self.view.set_designer(self.designer)
         self._signature = None
         self._ready_key = None
+        self.widgets.set_hint("replay: Space or Right for the next action   F1 help" if replaying
+                              else f"Ctrl+S saves to {self.save_path}   F1 help")
         self._sync_view()
         self._reset_camera()
 
@@ -134,7 +116,8 @@ class TableApp:
         """Draw the session as it is now (bodies, camera, gesture, HUD), without
         advancing it."""
         self._sync_view()
-        self._drag_camera()
+        if self.view is not None and self.mouse.follow(self.view):
+            self._ready_key = None
         self._update_gesture()
         self._update_hud()
         self._check_preview()
@@ -165,7 +148,7 @@ class TableApp:
         view, state = self.view, self.session.state
         if self.gesture.holding is None:
             return
-        ray = self.mouse_ray()
+        ray = pointing.mouse_ray(self.base)
         if ray is not None:
             hit = self.surface_hit(*ray)
             if hit is not None:
@@ -221,58 +204,12 @@ class TableApp:
                          turns=len(session.recorder.turns), phase=str(state.phase))
 
     def camera_fields(self) -> dict[str, Any]:
-        """The camera's world pose (``pos`` m, ``quat`` xyzw), the lens's ``fov``
-        (horizontal, vertical degrees) and the window's ``size`` (pixels)."""
-        cam = self.base.camera
-        return {"camera": {"pos": list(cam.getPos(self.base.render)),
-                           "quat": _xyzw(cam.getQuat(self.base.render))},
-                "fov": list(self.base.camLens.getFov()),
-                "size": [self.base.win.getXSize(), self.base.win.getYSize()]}
-
-    # -- pointing ---------------------------------------------------------------
-    def pointer(self) -> list[int]:
-        """The mouse pixel (x right, y down) in the window."""
-        p = self.base.win.getPointer(0)
-        return [int(p.getX()), int(p.getY())]
-
-    def mouse_ray(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The world ray (origin, unit direction) through the mouse, or None when
-        the mouse is outside the window."""
-        watcher = self.base.mouseWatcherNode
-        if not watcher.hasMouse():
-            return None
-        mouse = watcher.getMouse()
-        cam = self.base.camera
-        return picking.camera_ray(tuple(cam.getPos(self.base.render)),
-                                  _xyzw(cam.getQuat(self.base.render)),
-                                  tuple(self.base.camLens.getFov()), (mouse[0], mouse[1]))
+        """The camera and lens as the trace gives them (:func:`pointing.camera_fields`)."""
+        return pointing.camera_fields(self.base)
 
     def surface_hit(self, origin: np.ndarray, direction: np.ndarray) -> np.ndarray | None:
-        """The first point (m) where the ray goes below the surface seen from above
-        (the highest body under each point, else the table top at z = 0): marched
-        from :data:`MARCH_ABOVE` over the release area's top in steps of
-        :data:`MARCH_STEP`, then bisected.  None for a ray that does not point down."""
-        if direction[2] >= 0.0:
-            return None
-        world = self.session.state.world
-        area = self.session.state.release_area()
-        top = max((r["top_z"] for r in area["regions"]), default=0.0) if area else 0.0
-
-        def below(t: float) -> bool:
-            point = origin + t * direction
-            return point[2] <= max(world.height_below([point[:2]]), 0.0)
-
-        t, end = max(0.0, (origin[2] - top - MARCH_ABOVE) / -direction[2]), origin[2] / -direction[2]
-        while t < end:
-            step = min(t + MARCH_STEP, end)
-            if below(step):
-                lo, hi = t, step
-                for _ in range(BISECTIONS):
-                    mid = (lo + hi) / 2.0
-                    lo, hi = (lo, mid) if below(mid) else (mid, hi)
-                return origin + hi * direction
-            t = step
-        return origin + end * direction
+        """Where the ray meets the table's surface (:func:`pointing.surface_hit`)."""
+        return pointing.surface_hit(self.session.state, origin, direction)
 
     # -- the gesture --------------------------------------------------------------
     def left_click(self) -> None:
@@ -285,7 +222,7 @@ class TableApp:
             return
         state = session.state
         if self.gesture.holding is None:
-            ray = self.mouse_ray()
+            ray = pointing.mouse_ray(self.base)
             piece = picking.pick(*ray, self.view.pick_boxes(state)) if ray else None
             if piece is None:
                 return
@@ -302,13 +239,15 @@ class TableApp:
         drop = self.gesture.release(state)
         self.view.hide_ghost()
         self.view.hide_marker()
-        self.trace.write("release", pointer=self.pointer(), action=action_to_dict(drop))
+        self.trace.write("release", pointer=pointing.pointer_pixel(self.base),
+                         action=action_to_dict(drop))
         self.submit(drop)
 
     def _refuse(self, reason: str, action: Any = None) -> None:
         self.widgets.set_status(reason, alert=True)
         fields = {"action": action_to_dict(action)} if action is not None else {}
-        self.trace.write("refused", reason=reason, pointer=self.pointer(), **fields)
+        self.trace.write("refused", reason=reason, pointer=pointing.pointer_pixel(self.base),
+                         **fields)
 
     def submit(self, action: Any) -> None:
         """Hand a person's action to the session (a refusal is shown, not raised)."""
@@ -343,45 +282,17 @@ class TableApp:
         if self.gesture.holding is not None:
             self.gesture.turn(steps)
         elif self.view is not None:
-            self.view.camera.zoom(ZOOM_STEP if steps > 0 else 1.0 / ZOOM_STEP)
-            self.view.camera.apply(self.base.camera)
+            self.mouse.zoom(self.view, steps)
             self._ready_key = None
 
     # -- the camera ---------------------------------------------------------------
-    def _start_drag(self, kind: str) -> None:
-        watcher = self.base.mouseWatcherNode
-        if not watcher.hasMouse():
-            return
-        shift = watcher.isButtonDown(KeyboardButton.shift())
-        mouse = watcher.getMouse()
-        self._drag = ("pan" if shift else kind, mouse[0], mouse[1], 0.0)
-
     def _end_drag(self) -> None:
-        drag, self._drag = self._drag, None
-        if drag is not None and drag[3] < CLICK_SLOP and self.gesture.holding is not None:
+        if self.mouse.end() and self.gesture.holding is not None:
             self.put_back()
-
-    def _drag_camera(self) -> None:
-        watcher = self.base.mouseWatcherNode
-        if self._drag is None or not watcher.hasMouse() or self.view is None:
-            return
-        kind, x0, y0, travelled = self._drag
-        mouse = watcher.getMouse()
-        dx, dy = mouse[0] - x0, mouse[1] - y0
-        if dx == 0 and dy == 0:
-            return
-        self._drag = (kind, mouse[0], mouse[1], travelled + abs(dx) + abs(dy))
-        if kind == "orbit":
-            self.view.camera.orbit(-dx * ORBIT_RATE, dy * ORBIT_RATE)
-        else:
-            self.view.camera.pan(-dx, -dy)
-        self.view.camera.apply(self.base.camera)
-        self._ready_key = None
 
     def _reset_camera(self) -> None:
         if self.view is not None:
-            self.view.camera.reset()
-            self.view.camera.apply(self.base.camera, self.base.camLens)
+            self.mouse.reset(self.view)
             self._ready_key = None
 
     # -- the session ----------------------------------------------------------------

@@ -82,6 +82,8 @@ class Widgets:
         self.status = _text(base.a2dBottomCenter, (0.0, MARGIN + 0.02), TextNode.ACenter)
         self.designer = _text(base.a2dTopRight, (-MARGIN, -MARGIN - TEXT_SCALE),
                               TextNode.ARight, fg=DIM, scale=TEXT_SCALE * 0.8)
+        self.hint = _text(base.a2dBottomRight, (-MARGIN, MARGIN), TextNode.ARight, fg=DIM,
+                          scale=TEXT_SCALE * 0.7)
         self.buttons: list[DirectButton] = []
         self._decisions: list[tuple[str, Any]] = []
         self.help = DirectFrame(parent=base.aspect2d, frameColor=(0.03, 0.03, 0.05, 0.88),
@@ -106,6 +108,10 @@ class Widgets:
         """The status line under the table (a refusal's reason in :data:`ALERT`)."""
         self.status.setText(text)
         self.status.setFg(ALERT if alert else INK)
+
+    def set_hint(self, text: str) -> None:
+        """The small line at the bottom right (where Ctrl+S saves, F1 for help)."""
+        self.hint.setText(text)
 
     def set_designer(self, text: str) -> None:
         """The designer's line (top right); empty hides it."""
@@ -146,6 +152,7 @@ class Widgets:
             self.help.hide()
 
     def destroy(self) -> None:
-        for item in (self.hud, self.log, self.status, self.designer, self.help, *self.buttons):
+        for item in (self.hud, self.log, self.status, self.designer, self.hint, self.help,
+                     *self.buttons):
             item.destroy()
         self.buttons = []
