@@ -23,7 +23,7 @@ CURRENT_MARK, OTHER_MARK = "> ", "  "
 class HudText:
     """What the HUD shows now.
 
-    title : "Tilted (basic) - turn 7".  seats : a line per seat, the seat to act
+    title : "Game (variant) - turn 7".  seats : a line per seat, the seat to act
     marked with :data:`CURRENT_MARK`.  prompt : what the seat to act is asked for,
     "Bob (planner) is thinking...", what is running, or the result (several lines).
     verdict : the last verdict's lines.  log : the last :data:`LOG_LINES` event
@@ -59,17 +59,25 @@ def hud_text(session: Session) -> HudText:
 
 
 def _prompt(session: Session) -> str:
+    """What is happening or asked for: the running action, the result, a replay's
+    progress, a bot thinking, or the game's prompt for the human to act."""
     state = session.state
     if session.running is not None:
         turn = session.running
         who = "the game" if turn.player is None else state.players[turn.player].name
         return f"{who}: {describe_action(action_to_dict(turn.action))} ..."
+    lines = describe_outcome(session.record()) if state.is_over else []
     if session.replay_mode:
         done, total = session.replay_position
-        return (f"replay: {done} of {total} actions shown" +
-                (", next action: N" if done < total else ", the end"))
-    if state.is_over:
-        return "\n".join(describe_outcome(session.recorder.record()))
+        differences = session.replay_differences()
+        if differences is None:
+            lines.insert(0, f"replay: {done} of {total} actions shown")
+        elif differences:
+            lines.insert(0, f"replay: the end; it differs from the record: {differences[0]}")
+        else:
+            lines.insert(0, f"replay: the end; all {total} verdicts as recorded")
+    if lines:
+        return "\n".join(lines)
     seat = state.current_player
     bot = session.bot(seat)
     if bot is not None:

@@ -80,18 +80,17 @@ class Session:
     record_path : autosave: the record is written there after every finished action
         (and after undo and restart).
     speed : "real", "fast" or "instant".
-    replay : the actions of a record to show one at a time (:meth:`replaying`).
+    replay : a record whose actions are shown one at a time (:meth:`replaying`).
     """
 
     def __init__(self, recorder: rec.Recorder, bots: list[Bot | None], *,
                  record_path: Path | None = None, speed: str = "real",
-                 replay: list[Action] | None = None) -> None:
+                 replay: rec.Record | None = None) -> None:
         state = recorder.state
         if len(bots) != len(state.players):
             raise SessionError(f"{len(bots)} bot entries for {len(state.players)} seats")
         self.recorder = recorder
         self._bots = list(bots)
-        self.record_path = None if record_path is None else Path(record_path)
         self.clock = PhysicsClock(state.world.settings.time_step)
         self._speed = "real"
         self.speed = speed
@@ -103,10 +102,12 @@ class Session:
         self._written: dict[Path, bytes] = {}
         self._texts: list[str] = []
         self._seen = len(state.events)
-        self._replay = None if replay is None else list(replay)
+        self._replay = replay
         self._replayed = 0
-        if self.record_path is not None:
-            self._check_target(self.record_path, recorder.record())
+        self._differences: list[str] | None = None
+        self._record: dict[str, Any] | None = None
+        self._record_path: Path | None = None
+        self.record_path = record_path
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -132,7 +133,7 @@ class Session:
              speed: str = "real") -> "Session":
         """The game saved in the record ``path``, replayed to where it stopped and
         ready to go on.  ``bots`` (per seat, None for a human) replaces the
-        recorded seats' bots; the record's own by default.  :class:`SessionError`
+        recorded seats' bots (the record's own by default).  :class:`SessionError`
         when the record no longer replays to the same verdicts."""
         path = Path(path)
         record = rec.load_record(path)
@@ -164,14 +165,26 @@ class Session:
         scene = playing.record_scene(record, path.resolve().parent)
         state = playing.start_game(record, scene)
         recorder = rec.Recorder(state, record.data["scene"].get("file"))
-        return cls(recorder, [None] * len(state.players), speed=speed,
-                   replay=list(record.actions))
+        return cls(recorder, [None] * len(state.players), speed=speed, replay=record)
 
     # ------------------------------------------------------------------ reading
     @property
     def state(self) -> State:
         """The live state (read it to draw; never change it)."""
         return self.recorder.state
+
+    @property
+    def record_path(self) -> Path | None:
+        """Where the record is autosaved (None: nowhere).  Setting it checks the
+        file at once: :class:`SessionError` when it holds another game."""
+        return self._record_path
+
+    @record_path.setter
+    def record_path(self, path: Path | None) -> None:
+        if path is not None:
+            path = Path(path)
+            self._check_target(path, self.record())
+        self._record_path = path
 
     @property
     def speed(self) -> str:
@@ -195,7 +208,21 @@ class Session:
     @property
     def replay_position(self) -> tuple[int, int]:
         """(actions begun, actions in the record) of a replay; (0, 0) otherwise."""
-        return (self._replayed, len(self._replay)) if self._replay is not None else (0, 0)
+        if self._replay is None:
+            return 0, 0
+        return self._replayed, len(self._replay.actions)
+
+    def replay_differences(self) -> list[str] | None:
+        """Once a replay has shown every action: where its record differs from the
+        recorded one (:func:`balance3d.record.diff_records`; empty when every
+        verdict, event and the outcome are the same).  None before then and
+        outside a replay."""
+        if (self._replay is None or self.running is not None
+                or self._replayed < len(self._replay.actions)):
+            return None
+        if self._differences is None:
+            self._differences = rec.diff_records(self._replay.data, self.record())
+        return self._differences
 
     def bot(self, seat: int) -> Bot | None:
         """The bot playing ``seat``, or None for a human."""
@@ -218,6 +245,13 @@ class Session:
             return self.running.poses()
         world = self.state.world
         return {name: world.pose(name) for name in world.names}
+
+    def record(self) -> dict[str, Any]:
+        """The record of the finished actions (kept until the next one ends: cheap to
+        ask every frame)."""
+        if self._record is None:
+            self._record = self.recorder.record()
+        return self._record
 
     def can_undo(self) -> bool:
         """True when a human action can be undone."""
@@ -251,13 +285,11 @@ class Session:
         move once it is ready, and set the next bot thinking.  Returns the texts of
         what happened (the game's events, in order) for the log.  Raises
         :class:`~balance3d.bots.BotError` when a bot fails or plays an illegal
-        move."""
+        move, :class:`SessionError` when the autosave cannot be written (the game
+        goes on; the file keeps its last whole record) and a physics error of the
+        running turn (the game is as before that action)."""
         if self.running is not None:
-            if self._speed == "instant":
-                self.running.run()
-            else:
-                self.running.advance(self.clock.steps_due(frame_dt))
-            self._after_steps()
+            self._advance(None if self._speed == "instant" else self.clock.steps_due(frame_dt))
         if self.running is None and self._thinking is not None and self._thinking.done():
             self._play_bot_move()
         if (self.running is None and self._thinking is None and self._replay is None
@@ -273,8 +305,7 @@ class Session:
         """Run one physics step of the running turn while the clock is paused (the
         designer's single step)."""
         if self.running is not None:
-            self.running.advance(self.clock.single_step())
-            self._after_steps()
+            self._advance(self.clock.single_step())
 
     def next_action(self) -> Action | None:
         """In a replay, begin the next recorded action as a running turn and return
@@ -284,9 +315,9 @@ class Session:
             raise SessionError("next_action() steps a replay (Session.replaying)")
         if self.running is not None:
             raise SessionError("the previous action is still running")
-        if self._replayed >= len(self._replay):
+        if self._replayed >= len(self._replay.actions):
             return None
-        index, action = self._replayed, self._replay[self._replayed]
+        index, action = self._replayed, self._replay.actions[self._replayed]
         try:
             turn = self.recorder.begin(action)
         except IllegalActionError as exc:
@@ -324,7 +355,9 @@ class Session:
         self._autosave()
 
     def restart(self) -> None:
-        """A fresh game with the same game, variant, scene, seed and seats."""
+        """A fresh game with the same game, variant, scene, seed and seats (a replay
+        starts again from its first action).  With autosave, the file then holds the
+        new game."""
         old = self.state
         self._drop_work()
         state = new_game(old.name, players=list(old.players), seed=old.seed, scene=old.scene,
@@ -335,6 +368,7 @@ class Session:
         self._undo.clear()
         self.last_verdict = None
         self._replayed = 0
+        self._differences = None
         self._texts.extend(e.text for e in state.events)
         self._seen = len(state.events)
         self._autosave()
@@ -349,7 +383,7 @@ class Session:
         if self.running is not None:
             raise SessionError(f"cannot save to {path} while a turn runs: wait for it to "
                                f"settle")
-        self._write(Path(path), self.recorder.record())
+        self._write(Path(path), self.record())
 
     def close(self) -> None:
         """Stop the worker (a move being worked out is abandoned)."""
@@ -367,8 +401,21 @@ class Session:
         """A turn has begun: show it, or finish it now (a decision, or "instant")."""
         self.clock.carry = 0.0
         self.running = turn
-        if not turn.done and self._speed == "instant":
-            turn.run()
+        self._advance(None if self._speed == "instant" else 0)
+
+    def _advance(self, steps: int | None) -> None:
+        """Run ``steps`` physics steps of the running turn (None: to its end) and
+        finish it if it has ended.  A step that fails (a
+        :class:`~balance3d.physics.world.WorldError`) ends the turn with the game as
+        it was before the action, and is raised."""
+        try:
+            if steps is None:
+                self.running.run()
+            else:
+                self.running.advance(steps)
+        except BaseException:
+            self.running = None
+            raise
         self._after_steps()
 
     def _after_steps(self) -> None:
@@ -379,7 +426,7 @@ class Session:
             return
         self.running = None
         self.last_verdict = turn.verdict
-        record = self.recorder.record()
+        record = self._record = self.recorder.record()
         events = self.state.events
         self._texts.extend(e.text for e in events[self._seen:])
         self._seen = len(events)
@@ -411,10 +458,11 @@ class Session:
             self.running.cancel()
             self.running = None
         self._thinking = None
+        self._record = None
 
     def _autosave(self) -> None:
         if self.record_path is not None:
-            self._write(self.record_path, self.recorder.record())
+            self._write(self.record_path, self.record())
 
     def _write(self, path: Path, record: dict[str, Any]) -> None:
         """Write ``record`` to ``path`` unless the file holds another game."""
@@ -450,14 +498,17 @@ def _make_bots(state: State) -> list[Bot | None]:
             for p in state.players]
 
 
-#: Record fields two records of the same game share.
-_SAME_GAME = ("format", "game", "variant", "seed", "scene", "players", "setup")
+#: Record fields two records of the same game share (and the seats' names; who
+#: plays a seat, a person or a bot, may change when a game is loaded).
+_SAME_GAME = ("format", "game", "variant", "seed", "scene", "setup")
 
 
 def _earlier_record(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """True when ``old`` is a record of the same game as ``new`` that stopped at or
     before it (its turns are the first turns of ``new``)."""
     if any(old.get(key) != new.get(key) for key in _SAME_GAME):
+        return False
+    if [p["name"] for p in old["players"]] != [p["name"] for p in new["players"]]:
         return False
     turns = old["turns"]
     return len(turns) <= len(new["turns"]) and new["turns"][:len(turns)] == turns

@@ -78,8 +78,8 @@ def test_a_running_drop_then_the_buy_decision_and_its_verdict(session):
     session.tick(FRAME)
     hud = hud_text(session)
     assert marked(hud) == [1] == [state.current_player]
-    if session.bot_thinking():
-        assert hud.prompt == "Player 2 (random) is thinking..."
+    assert session.bot_thinking()           # its move is played on a later frame
+    assert hud.prompt == "Player 2 (random) is thinking..."
     assert hud.decisions == []
     assert hud.log[-1] == state.events[-1].text
 
@@ -107,3 +107,10 @@ def test_a_replay_says_how_far_it_is(tmp_path):
         r.next_action()
         assert hud_text(r).prompt.startswith("Ann: drop")
         assert hud_text(r).decisions == []
+        r.speed = "instant"
+        tick_until(r, lambda: r.running is None)
+        while r.next_action() is not None:
+            pass
+        lines = hud_text(r).prompt.split("\n")
+        assert lines[0] == f"replay: the end; all {total} verdicts as recorded"
+        assert lines[1:] == describe_outcome(r.record())

@@ -97,3 +97,23 @@ def test_pick_through_a_camera_pixel():
     assert pick(origin, ray, boxes) == "block"
     origin, ray = camera_ray((0, 0, 0), (0, 0, 0, 1), fov, (0.0, 0.0))
     assert pick(origin, ray, boxes) is None
+
+
+def test_a_ray_from_above_meets_the_tilted_beams_top_face():
+    from balance3d.games.tilted import TiltedState
+    from balance3d.games.tilted.judge import BEAM, BeamFrame
+
+    state = TiltedState.arranged(2, seed=0, low_end=+1)
+    frame = BeamFrame.of(state.world)
+    pos, quat = state.world.pose(BEAM)
+    box = (pos, quat, frame.half)
+    for s in (-0.25, -0.1, 0.05, 0.2):
+        x, y, z = frame.to_world([(s, 0.01, frame.half[2])])[0]      # on the top face
+        t = ray_box((x, y, 1.0), (0.0, 0.0, -1.0), *box)
+        assert t == pytest.approx(1.0 - z, abs=1e-9)
+        hit = ray_plane((x, y, 1.0), (0.0, 0.0, -1.0), frame.to_world([(0, 0, frame.half[2])])[0],
+                        frame.rotation[:, 2])
+        assert hit == pytest.approx([x, y, z], abs=1e-9)
+    # beside the beam (2 mm beyond its half width) the ray misses it
+    x, y, _ = frame.to_world([(0.1, frame.half[1] + 0.002, frame.half[2])])[0]
+    assert ray_box((x, y, 1.0), (0.0, 0.0, -1.0), *box) is None

@@ -24,14 +24,17 @@ PATIENCE = 120.0
 FRAME = 1.0 / 60.0
 
 
-def run_until(session: Session, done, frame_dt: float = FRAME) -> int:
-    """Tick ``session`` until ``done()``; the number of ticks in which a turn ran."""
-    start, running_ticks = time.monotonic(), 0
+def run_until(session: Session, done, frame_dt: float | list[float] = FRAME) -> int:
+    """Tick ``session`` until ``done()`` with frames of ``frame_dt`` s (a list: in
+    turn); the number of ticks in which a turn ran."""
+    frames = frame_dt if isinstance(frame_dt, list) else [frame_dt]
+    start, running_ticks, count = time.monotonic(), 0, 0
     while not done():
         if time.monotonic() - start > PATIENCE:
             raise AssertionError("the session made no progress")
         running_ticks += session.running is not None
-        session.tick(frame_dt)
+        session.tick(frames[count % len(frames)])
+        count += 1
         if session.bot_thinking():
             time.sleep(0.001)
     return running_ticks
@@ -46,8 +49,8 @@ def simulated(players: int, bots: list[str], seed: int, variant: str = "basic") 
 
 
 def all_bot_session(players, bots, seed, variant="basic", **kw) -> Session:
-    return Session.new("tilted", variant=variant, players=[f"Player {i + 1}" for i in range(players)],
-                       bots=bots, seed=seed, **kw)
+    names = [f"Player {i + 1}" for i in range(players)]
+    return Session.new("tilted", variant=variant, players=names, bots=bots, seed=seed, **kw)
 
 
 @pytest.fixture
@@ -77,10 +80,14 @@ class SlowBot:
         return decisions[0] if decisions else state.legal_release()
 
 
-def test_a_thinking_bot_does_not_block_the_tick():
+def test_a_thinking_bot_does_not_block_the_tick(monkeypatch):
     state = new_game("tilted", players=["A", "B"], seed=3)
     slow = SlowBot(0.8)
     bots = [slow if seat == state.current_player else None for seat in range(2)]
+    cloned_on = []
+    clone = type(state).clone
+    monkeypatch.setattr(type(state), "clone", lambda self: cloned_on.append(
+        threading.current_thread()) or clone(self))
     with Session(rec.Recorder(state), bots) as session:
         start = time.monotonic()
         session.tick(FRAME)
@@ -95,6 +102,7 @@ def test_a_thinking_bot_does_not_block_the_tick():
         thread, seen = slow.seen[0]
         assert thread is not threading.main_thread()
         assert seen is not session.state                 # the bot planned on a clone
+        assert cloned_on[0] is threading.main_thread()   # made on the calling thread
         assert len(session.recorder.record()["turns"]) == 1 or session.running is not None
 
 
@@ -113,6 +121,21 @@ def test_a_failing_bot_is_reported_by_tick():
 
 
 # ---------------------------------------------------------------------- same record as simulate
+def test_between_turns_a_state_and_its_clone_read_the_same_world():
+    """Why a bot may plan on a clone: every body's pose, and so every release area
+    and legality check, is the same bit for bit in the live state and in its clone
+    (the live world is restored from the snapshot a clone is built from)."""
+    state = new_game("tilted", players=["A", "B"], seed=1)
+    bots = [make_bot("random", 1, seat) for seat in range(2)]
+    for _ in range(8):
+        clone = state.clone()
+        assert state.release_area() == clone.release_area()
+        for name in state.world.names:
+            for mine, theirs in zip(state.world.pose(name), clone.world.pose(name)):
+                assert mine.tolist() == theirs.tolist()
+        state.apply(bots[state.current_player].choose(state))
+
+
 @pytest.mark.parametrize("players, bots, seed, variant", [
     (2, ["random", "random"], 1, "basic"),
     (1, ["random"], 3, "solo"),
@@ -124,14 +147,21 @@ def test_an_all_bot_game_at_speed_instant_records_what_simulate_records(players,
         assert rec.dumps(session.recorder.record()) == simulated(players, bots, seed, variant)
 
 
-def test_an_all_bot_game_in_real_time_records_what_simulate_records():
+def test_an_all_bot_game_in_real_time_records_what_simulate_records(tmp_path):
+    # uneven frames, some shorter than a physics step (nothing to run, a fraction
+    # carried), some of several steps
+    frames = [0.7 / 240, 1.0 / 60, 0.002, 1.0 / 30, 1.0 / 240]
     with all_bot_session(2, ["random", "random"], 1, speed="real") as session:
-        ticks = run_until(session, lambda: session.state.is_over, frame_dt=FRAME)
-        # each drop settles in about 0.7 s: some 40 frames of 4 steps; the game has
-        # more than ten drops
-        assert ticks > 200
-        assert rec.dumps(session.recorder.record()) == simulated(2, ["random", "random"], 1)
+        ticks = run_until(session, lambda: session.state.is_over, frame_dt=frames)
+        # each drop settles in about 0.7 s of simulated time: some 70 of these
+        # frames; the game has more than ten drops
+        assert ticks > 500
         assert session.clock.behind == 0.0
+        mine = rec.dumps(session.recorder.record())
+    path = tmp_path / "simulated.json"
+    assert cli_main(["simulate", "tilted", "--players", "2", "--bots", "random", "--seed", "1",
+                     "--record", str(path), "--quiet"]) == 0
+    assert mine == path.read_text()
 
 
 # ---------------------------------------------------------------------- human actions
@@ -175,26 +205,75 @@ def test_autosave_after_every_action_and_never_a_half_file(tmp_path, monkeypatch
     with Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
                      record_path=path) as s:
         run_until(s, s.human_to_act)
-        saved = path.read_bytes() if path.exists() else None
-        assert saved is None or saved.decode() == rec.dumps(s.recorder.record())
+        s.submit(s.state.legal_release())
+        run_until(s, lambda: s.running is None)
+        assert path.read_text() == rec.dumps(s.recorder.record())
+        run_until(s, s.human_to_act)                     # the bot's replies are saved too
+        assert path.read_text() == rec.dumps(s.recorder.record())
+        saved = path.read_bytes()
         s.submit(s.state.legal_release())
         s.tick(FRAME)
         assert s.running is not None
         # mid-turn the file holds the finished actions only, as a whole record
-        if saved is not None:
-            assert path.read_bytes() == saved
-        run_until(s, lambda: s.running is None)
-        assert path.read_text() == rec.dumps(s.recorder.record())
-        before = path.read_bytes()
+        assert path.read_bytes() == saved
+        assert len(rec.load_record(path).actions) == len(s.recorder.turns)
+
         # a crash while writing leaves the last whole record and no stray file
         def crash(fd):
             raise OSError(28, "No space left on device")
         monkeypatch.setattr(os, "fsync", crash)
         with pytest.raises(SessionError, match="No space left"):
-            run_until(s, lambda: len(s.recorder.turns) > len(rec.parse_record(
-                rec.read_json(path)).actions))
-        assert path.read_bytes() == before
+            run_until(s, lambda: False)
+        assert path.read_bytes() == saved
         assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+def test_a_record_path_holding_another_game_is_refused_at_the_start(tmp_path):
+    path = tmp_path / "theirs.json"
+    path.write_text(simulated(1, ["random"], 3, "solo"))
+    kept = path.read_bytes()
+    with pytest.raises(SessionError, match="theirs.json holds a different game"):
+        Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
+                    record_path=path)
+    assert path.read_bytes() == kept
+    with pytest.raises(SessionError, match="is a folder"):
+        Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
+                    record_path=tmp_path)
+
+
+# ---------------------------------------------------------------------- pacing
+@pytest.mark.parametrize("speed, steps", [("real", 4), ("fast", 16)])
+def test_a_frame_runs_the_steps_its_wall_time_owes(human_first, speed, steps):
+    s = human_first
+    s.speed = speed
+    s.submit(s.state.legal_release())
+    step = s.state.world.settings.time_step
+    start = s.state.world.time
+    s.tick(FRAME)                               # 1/60 s at 1x = 4 steps of 1/240 s
+    assert s.state.world.time - start == pytest.approx(steps * step)
+
+
+def test_pause_and_single_step(human_first):
+    s = human_first
+    s.submit(s.state.legal_release())
+    step = s.state.world.settings.time_step
+    s.clock.speed = 0.0
+    start = s.state.world.time
+    for _ in range(10):
+        s.tick(FRAME)
+    assert s.state.world.time == start and s.running is not None
+    s.single_step()
+    assert s.state.world.time - start == pytest.approx(step)
+    s.clock.speed = 1.0
+    run_until(s, lambda: s.running is None)
+
+
+def test_instant_finishes_a_human_drop_at_once(human_first):
+    s = human_first
+    s.speed = "instant"
+    s.submit(s.state.legal_release())
+    assert s.running is None and s.last_verdict is not None
+    assert s.tick(FRAME)[0].startswith("Ann drops")
 
 
 # ---------------------------------------------------------------------- save and load
@@ -250,6 +329,16 @@ def test_load_can_seat_other_bots(tmp_path, human_first):
     with Session.load(path, bots=["random", "random"]) as loaded:
         assert loaded.bot(0).name == "random" and not loaded.human_to_act()
         assert [p.bot for p in loaded.state.players] == ["random", "random"]
+        # the same game, whoever plays its seats: autosave may go on in its file
+        loaded.record_path = path
+        run_until(loaded, lambda: len(loaded.recorder.turns) > len(s.recorder.turns))
+        assert path.read_text() == rec.dumps(loaded.recorder.record())
+    other = tmp_path / "other.json"
+    other.write_text(simulated(1, ["random"], 3, "solo"))
+    with Session.load(path) as loaded:
+        with pytest.raises(SessionError, match="other.json holds a different game"):
+            loaded.record_path = other
+        assert loaded.record_path is None
 
 
 # ---------------------------------------------------------------------- undo and restart
@@ -325,6 +414,24 @@ def test_replaying_shows_each_recorded_action_as_a_running_turn(tmp_path):
         assert shown == list(original.actions)
         assert s.replay_position == (len(shown), len(shown))
         assert rec.dumps(s.recorder.record()) == path.read_text()
+        assert s.replay_differences() == []
+
+
+def test_a_replay_says_where_it_differs_from_its_record(tmp_path):
+    data = json.loads(simulated(1, ["random"], 3, "solo"))
+    first_drop = next(i for i, t in enumerate(data["turns"]) if t["action"]["type"] == "drop")
+    data["turns"][first_drop]["verdict"]["settles"] += 1            # not what physics says
+    path = tmp_path / "tampered.json"
+    path.write_text(rec.dumps(data))
+    with Session.replaying(path, speed="instant") as s:
+        while s.next_action() is not None:
+            done, total = s.replay_position
+            if done < total:
+                assert s.replay_differences() is None           # not at the end yet
+        assert s.replay_differences() == [
+            f"turns[{first_drop}].verdict.settles: recorded "
+            f"{data['turns'][first_drop]['verdict']['settles']}, replayed "
+            f"{data['turns'][first_drop]['verdict']['settles'] - 1}"]
 
 
 # ---------------------------------------------------------------------- settings
@@ -336,3 +443,46 @@ def test_bad_settings_are_refused():
         Session.new("tilted", players=["A"], bots=[None, None], seed=0, variant="solo")
     with pytest.raises(SessionError, match="bot 'nobody'"):
         Session.new("tilted", players=["A"], bots=["nobody"], seed=0, variant="solo")
+
+
+def test_a_physics_error_mid_turn_ends_the_turn_and_leaves_the_game_as_before(human_first,
+                                                                              monkeypatch):
+    from balance3d.physics.world import World, WorldError
+
+    s = human_first
+    before = s.state.to_json()
+    s.submit(s.state.legal_release())
+
+    def blow_up(self, n=1):
+        raise WorldError("invalid state: a body left the table")
+    monkeypatch.setattr(World, "step", blow_up)
+    with pytest.raises(WorldError, match="left the table"):
+        s.tick(FRAME)
+    monkeypatch.undo()
+    assert s.running is None and s.human_to_act()
+    assert s.state.to_json() == before
+
+
+def test_two_undos_go_back_two_human_actions_and_autosave_follows(tmp_path):
+    path = tmp_path / "autosave.json"
+    with Session.new("tilted", players=["Ann", "Bob"], bots=[None, "random"], seed=3,
+                     record_path=path) as s:
+        run_until(s, s.human_to_act)
+        first, turns = s.state.to_json(), len(s.recorder.turns)
+        human_actions = 0
+        for _ in range(2):
+            s.submit(s.state.legal_release())
+            human_actions += 1
+            run_until(s, s.human_to_act)
+            if s.state.phase == "buy":                 # decline, so the bot plays
+                s.submit(s.state.legal_decisions()[-1])
+                human_actions += 1
+                run_until(s, s.human_to_act)
+        longest = path.read_text()
+        for _ in range(human_actions):
+            assert s.can_undo()
+            s.undo()
+        assert not s.can_undo()
+        assert s.state.to_json() == first and len(s.recorder.turns) == turns
+        # the autosave follows the session back: the file is its own, not another game's
+        assert path.read_text() == rec.dumps(s.recorder.record()) != longest

@@ -50,7 +50,8 @@ def test_the_buy_prompt_and_buttons_cost_what_the_rules_say():
     cost = state.rules.buy_cost
     assert coins(cost) in TEXT.prompt(state) and TEXT.prompt(state).startswith("Player 1:")
     labels = {TEXT.decision_label(state, a): a for a in state.legal_decisions()}
-    assert labels == {f"Buy ({coins(cost)})": Choose("buy", True), "Don't buy": Choose("buy", False)}
+    assert labels == {f"Buy ({coins(cost)})": Choose("buy", True),
+                      "Don't buy": Choose("buy", False)}
 
 
 def test_the_size_prompt_offers_both_fallback_lengths():
@@ -93,8 +94,10 @@ def test_every_phase_of_an_advanced_game_is_worded_from_the_state():
             need = max(auction.high + 1, state.rules.auction_min_bid)
             assert auction.piece in prompt and f"at least {coins(need)}" in prompt
             if auction.high_bidder is not None:
-                assert f"high bid {auction.high} by " \
+                assert "raise to" in prompt and f"high bid {auction.high} by " \
                        f"{state.players[auction.high_bidder].name}" in prompt
+            else:
+                assert "no bid yet" in prompt
             for action, label in zip(decisions, labels):
                 assert label == ("Pass" if isinstance(action, Pass) else
                                  f"Bid {coins(action.value)}")

@@ -53,10 +53,11 @@ class TiltedText:
             return f"{name}: pick the returned block to auction next ({', '.join(blocks)})"
         auction = state.auction
         need = min(a.value for a in state.legal_decisions() if isinstance(a, Choose))
-        high = ("no bid yet" if auction.high_bidder is None else
-                f"high bid {auction.high} by {state.players[auction.high_bidder].name}")
-        return (f"{name}: bid at least {_count(need, 'coin')} for {auction.piece} or pass "
-                f"({high})")
+        if auction.high_bidder is None:
+            return (f"{name}: bid at least {_count(need, 'coin')} for {auction.piece} or "
+                    f"pass (no bid yet)")
+        return (f"{name}: raise to at least {_count(need, 'coin')} for {auction.piece} or "
+                f"pass (high bid {auction.high} by {state.players[auction.high_bidder].name})")
 
     def decision_label(self, state: State, action: Action) -> str:
         """Button text for one of ``state.legal_decisions()``."""
