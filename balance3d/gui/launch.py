@@ -130,6 +130,7 @@ def _screenshot(options: PlayOptions) -> int:
     app = TableApp(base, default_save_path(state.name, state.seed), trace)
     try:
         app.start(session)
+        app.widgets.set_hint("")
         app.refresh()
         app.view.screenshot(options.screenshot)
         trace.write("frame", **app.camera_fields(), turns=len(session.recorder.turns))
