@@ -49,6 +49,7 @@ class TableApp:
         self.paused = False
         self.replaying = False
         self._signature: Any = None
+        self._moment: Any = None
         self._ghost_key: Any = None
         self._prompt: str | None = None
         self._ready_key: Any = None
@@ -92,7 +93,7 @@ class TableApp:
         if self.view is None:
             self.view = TableView(self.base, session.state)
             self.view.set_designer(self.designer)
-        self._signature = None
+        self._signature = self._moment = None
         self._ready_key = None
         self.widgets.set_hint("replay: Space or Right for the next action   F1 help" if replaying
                               else f"Ctrl+S saves to {self.save_path}   F1 help")
@@ -126,16 +127,22 @@ class TableApp:
     def _sync_view(self) -> None:
         """Rebuild the view when the bodies or the trays changed (a turn ended or
         began), then move every body to its pose now."""
-        state, view = self.session.state, self.view
-        poses = self.session.poses()
-        trays = view.table.trays(state)
-        signature = (id(state), tuple(sorted(poses)), tuple((t.seat, t.pieces) for t in trays))
-        if signature != self._signature:
-            self._signature = signature
-            view.rebuild(state)
-            self._ghost_key = None
-            if self.gesture.holding and self.gesture.holding not in state.legal_pieces():
-                self.put_back()
+        session, state, view = self.session, self.session.state, self.view
+        poses = session.poses()
+        # the trays are laid out again only when an action began or ended
+        moment = (id(state), len(session.recorder.turns), session.running is not None,
+                  len(state.events))
+        if moment != self._moment:
+            self._moment = moment
+            trays = view.table.trays(state)
+            signature = (id(state), tuple(sorted(poses)),
+                         tuple((t.seat, t.pieces) for t in trays))
+            if signature != self._signature:
+                self._signature = signature
+                view.rebuild(state)
+                self._ghost_key = None
+                if self.gesture.holding and self.gesture.holding not in state.legal_pieces():
+                    self.put_back()
         view.set_poses(poses)
         if self.designer:
             view.show_forces(state.world.contacts())
