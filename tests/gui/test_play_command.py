@@ -195,3 +195,15 @@ def test_the_readme_lists_every_control_the_help_overlay_shows():
         assert line in readme
         argv = line.split()[1:]
         assert play.check(cli.build_parser().parse_args(argv)).bots == (None, "planner")
+
+
+def test_a_display_that_does_not_answer_is_named_in_one_error_line(xvfb):
+    # a display number just past the running test display, where no server listens
+    dead = f":{int(xvfb[1:]) + 500}"
+    env = dict(os.environ, DISPLAY=dead, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "balance3d.cli", "play", "tilted"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"balance3d play: error: cannot open a window on display '{dead}'")
+    assert "Traceback" not in done.stderr
