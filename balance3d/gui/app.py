@@ -51,6 +51,7 @@ class TableApp:
         self._signature: Any = None
         self._moment: Any = None
         self._ghost_key: Any = None
+        self._ray_key: Any = None
         self._prompt: str | None = None
         self._ready_key: Any = None
         self._verdict: Any = None
@@ -108,7 +109,7 @@ class TableApp:
         try:
             for text in self.session.tick(dt):
                 self.widgets.set_status(text)
-        except GameError as exc:
+        except (GameError, WorldError) as exc:
             self.widgets.set_status(str(exc), alert=True)
         self.refresh()
         return task.cont
@@ -156,7 +157,9 @@ class TableApp:
         if self.gesture.holding is None:
             return
         ray = pointing.mouse_ray(self.base)
-        if ray is not None:
+        ray_key = None if ray is None else (tuple(ray[0]), tuple(ray[1]), self._moment)
+        if ray is not None and ray_key != self._ray_key:
+            self._ray_key = ray_key
             hit = self.surface_hit(*ray)
             if hit is not None:
                 self.gesture.move(hit[0], hit[1])
@@ -237,8 +240,9 @@ class TableApp:
                 self.gesture.pick(state, piece)
             except GestureError as exc:
                 self._refuse(str(exc))
-            self._ghost_key = None
+            self._ghost_key = self._ray_key = None
             return
+        self._update_gesture()          # the release is where the pointer is now
         ok, reason = self.gesture.check(state)
         if not ok:
             self._refuse(reason, self.gesture.action())
