@@ -79,7 +79,16 @@ class TableApp:
             "f1": self.widgets.toggle_help,
         }
         for key, handler in keys.items():
-            self.base.accept(key, handler)
+            everywhere = key in ("control-q", "f1")
+            self.base.accept(key, handler if everywhere else self._in_game(handler))
+
+    def _in_game(self, handler: Any) -> Any:
+        """``handler``, called only while a game is shown (not over the start menu,
+        where the keys type the seed)."""
+        def call() -> None:
+            if self.session is not None:
+                handler()
+        return call
 
     def start(self, session: Any, replaying: bool = False) -> None:
         """Show ``session``'s game (a new, loaded or replayed one)."""

@@ -62,9 +62,10 @@ def widget_pixel(base: Any, widget: Any) -> tuple[float, float]:
 
 
 def _text(parent: Any, pos: tuple[float, float], align: int = TextNode.ALeft,
-          fg: tuple = INK, scale: float = TEXT_SCALE) -> OnscreenText:
+          fg: tuple = INK, scale: float = TEXT_SCALE, panel: bool = False) -> OnscreenText:
+    """Text that may change; ``panel`` puts a translucent card behind it."""
     return OnscreenText(text="", parent=parent, pos=pos, align=align, fg=fg, scale=scale,
-                        shadow=(0, 0, 0, 0.8), mayChange=True)
+                        shadow=(0, 0, 0, 0.8), mayChange=True, bg=PANEL if panel else None)
 
 
 class Widgets:
@@ -76,9 +77,9 @@ class Widgets:
     def __init__(self, base: Any, on_decision: Callable[[Any], None]) -> None:
         self.base = base
         self.on_decision = on_decision
-        self.hud = _text(base.a2dTopLeft, (MARGIN, -MARGIN - TEXT_SCALE))
+        self.hud = _text(base.a2dTopLeft, (MARGIN, -MARGIN - TEXT_SCALE), panel=True)
         self.log = _text(base.a2dBottomLeft, (MARGIN, MARGIN + LOG_LINES * TEXT_SCALE * 1.1),
-                         fg=DIM, scale=TEXT_SCALE * 0.8)
+                         fg=DIM, scale=TEXT_SCALE * 0.8, panel=True)
         self.status = _text(base.a2dBottomCenter, (0.0, MARGIN + 0.02), TextNode.ACenter)
         self.designer = _text(base.a2dTopRight, (-MARGIN, -MARGIN - TEXT_SCALE),
                               TextNode.ARight, fg=DIM, scale=TEXT_SCALE * 0.8)
