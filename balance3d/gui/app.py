@@ -357,10 +357,22 @@ class TableApp:
         self.base.taskMgr.stop()
 
     def close(self) -> None:
+        """Stop the session's worker and end the trace."""
         if self.session is not None:
             self.session.close()
             self.session = None
         self.trace.close()
+
+    def destroy(self) -> None:
+        """Close, and take the app off its ShowBase: its frame task, its keys, the
+        widgets and the view (the ShowBase itself stays)."""
+        self.close()
+        self.base.taskMgr.remove("balance3d-frame")
+        self.base.ignoreAll()
+        self.widgets.destroy()
+        if self.view is not None:
+            self.view.destroy()
+            self.view = None
 
     # -- speeds and designer tools --------------------------------------------------
     def _speed(self, index: int) -> None:
