@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from direct.showbase.DirectObject import DirectObject
 
 from balance3d.games.base import GameError, IllegalActionError, action_to_dict
 from balance3d.gui import picking, pointing
@@ -57,6 +58,8 @@ class TableApp:
         self._verdict: Any = None
         self._preview: Any = None
         self.mouse = pointing.CameraMouse(base)
+        #: The app's own key and mouse bindings (the ShowBase keeps its own).
+        self.events = DirectObject()
         self._bind()
         base.taskMgr.add(self._frame, "balance3d-frame")
 
@@ -80,7 +83,7 @@ class TableApp:
         }
         for key, handler in keys.items():
             everywhere = key in ("control-q", "f1")
-            self.base.accept(key, handler if everywhere else self._in_game(handler))
+            self.events.accept(key, handler if everywhere else self._in_game(handler))
 
     def _in_game(self, handler: Any) -> Any:
         """``handler``, called only while a game is shown (not over the start menu,
@@ -368,7 +371,7 @@ class TableApp:
         widgets and the view (the ShowBase itself stays)."""
         self.close()
         self.base.taskMgr.remove("balance3d-frame")
-        self.base.ignoreAll()
+        self.events.ignoreAll()
         self.widgets.destroy()
         if self.view is not None:
             self.view.destroy()
