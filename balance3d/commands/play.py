@@ -18,8 +18,8 @@ game's default bot.  ``--record FILE`` writes the record after every finished
 action.  It is checked before the window opens: a folder, a missing or unwritable
 folder, or an existing file that is not an earlier record of the same game (game,
 variant, scene, seed and players; its actions the first ones of this game) is
-refused, and the file is kept.  Ctrl+S saves there too, or to a file named after
-the game, seed and time.  A saved game goes
+refused, and the file is kept.  Ctrl+S saves there too, else to the ``--load`` file,
+else to a file named after the game, seed and time.  A saved game goes
 on with ``--load`` and replays with ``balance3d replay``.
 
 ``--screenshot FILE.png`` needs no display: it renders offscreen, plays
