@@ -98,6 +98,8 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
         now = time.perf_counter()
         if now - start - paused >= seconds:
             break
+        owed += now - last
+        last = now
         if turn.done:
             # a fresh copy of the staged game: the clock stops meanwhile, as it
             # would between two turns in play
@@ -105,10 +107,8 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
             view.state = state
             turn = state.begin(drop)
             restarts += 1
-            paused += time.perf_counter() - now
-            now = last = time.perf_counter()
-        owed += now - last
-        last = now
+            last = time.perf_counter()
+            paused += last - now
         due = int(owed / step)
         owed -= due * step
         run = min(due, budget)
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=8.0, help="wall seconds per run")
-    parser.add_argument("--shadow-sizes", type=int, nargs="+", default=[1024, 2048])
+    parser.add_argument("--shadow-sizes", type=int, nargs="+", default=[512, 1024, 2048])
     parser.add_argument("--budget", type=int, default=16,
                         help="most physics steps per frame (16 keeps 240 steps/s at 15 fps)")
     args = parser.parse_args(argv)

@@ -223,6 +223,12 @@ def test_landing_marker_rings_the_point(view):
     assert_shows(view, view.image(), on_ring, "felt")
 
 
+def _flip(ct):
+    """The same contact seen from its other body."""
+    return type(ct)(ct.body_b, ct.body_a, ct.position_b, ct.position_a,
+                    tuple(-v for v in ct.normal), ct.distance, ct.normal_force)
+
+
 def cyan_near(view, image, point, half=3):
     from balance3d.gui.view.overlays import FORCE_COLOUR
 
@@ -238,10 +244,88 @@ def test_contact_forces_show_as_arrows_over_the_bodies(view):
     assert contacts, "the staged block rests on something"
     ct = max(contacts, key=lambda c: c.normal_force)
     length = min(FORCE_LENGTH * ct.normal_force, FORCE_MAX_LENGTH)
-    middle = np.asarray(ct.position_b) + np.asarray(ct.normal) * length / 2.0
+    # the block rests on the beam: the arrow is the beam's push on it, upwards
+    support = ct if ct.body_a == "1u-1" else _flip(ct)
+    assert support.normal[2] > 0.9
+    middle = np.asarray(support.position_b) + np.asarray(support.normal) * length / 2.0
     view.show_forces(world.contacts())
     try:
         assert cyan_near(view, view.image(), middle)
     finally:
         view.hide_forces()
     assert not cyan_near(view, view.image(), middle)
+
+
+def test_offscreen_base_is_made_once_and_resized(base):
+    from balance3d.gui.view.offscreen import offscreen_base
+
+    try:
+        again = offscreen_base((320, 200))
+        assert again is base
+        assert (base.win.getXSize(), base.win.getYSize()) == (320, 200)
+        texture = base.win.getScreenshot()
+        assert (texture.getXSize(), texture.getYSize()) == (320, 200)
+    finally:
+        offscreen_base(SIZE)
+    assert (base.win.getXSize(), base.win.getYSize()) == SIZE
+
+
+def test_a_block_casts_its_shadow_away_from_the_sun(view, base):
+    """In a second view on the same base (lights made anew): the felt beside a
+    block on the sun's far side is in shadow, lit only by the ambient and fill
+    lights; on its near side it is lit by the sun too (Lambert, flat felt)."""
+    from balance3d.gui.view.table import TableView
+
+    view.root.hide()
+    state = TiltedState.arranged(2, seed=1, low_end=+1)
+    fresh = TableView(base, state, shadows=True)
+    try:
+        cam = fresh.camera
+        cam.target = np.array([-0.1, -0.06, 0.0])
+        cam.distance, cam.heading, cam.pitch = 0.45, 0.0, 60.0
+        top = table_top(state.world)
+        half = 0.0125   # 1u block: 25 mm cube, resting on the felt
+        x0, y0 = -0.1, -0.06
+        fresh.set_poses({"1u-1": ((x0, y0, top + half), (0.0, 0.0, 0.0, 1.0))})
+        render = base.render
+        sun, fill = fresh.lights[1], fresh.lights[2]
+        towards_sun = -np.array(sun.getQuat(render).getForward())
+        towards_fill = -np.array(fill.getQuat(render).getForward())
+        assert towards_sun[0] < 0 and towards_sun[2] > 0   # shadows fall towards +x
+        # the shadow of the top face reaches this far past the +x face
+        reach = 2 * half * -towards_sun[0] / towards_sun[2]
+        shade = (x0 + half + reach / 2.0, y0, top)
+        lit = (x0 - half - reach / 2.0, y0, top)
+        image = fresh.image()
+        ambient_fill = AMBIENT + FILL * max(towards_fill[2], 0.0)
+        expected = ambient_fill / (ambient_fill + SUN * towards_sun[2])
+        ratio = pixel(fresh, image, shade).sum() / pixel(fresh, image, lit).sum()
+        assert ratio == pytest.approx(expected, abs=0.05)
+        assert_shows(fresh, image, shade, "felt")
+    finally:
+        fresh.destroy()
+        view.root.show()
+
+
+def test_a_plumb_line_joins_the_ghost_to_its_landing_ring(view):
+    from balance3d.gui.view.overlays import MARKER_COLOUR
+
+    part = view.table.piece_part(view.state, "1u-1")
+    top = table_top(view.state.world)
+    x, y = -0.15, -0.065
+    high = top + 0.08
+    middle = (x, y, (top + high) / 2.0)
+
+    def yellow_near(image):
+        patch = window(view, image, middle, 2).reshape(-1, 3)
+        return min(np.linalg.norm(chroma(p) - chroma(MARKER_COLOUR)) for p in patch) < SAME_HUE
+
+    try:
+        view.show_ghost(part, ((x, y, high), (0.0, 0.0, 0.0, 1.0)), legal=True)
+        view.show_marker((x, y, top))
+        assert yellow_near(view.image())
+        view.hide_ghost()
+        assert not yellow_near(view.image())
+    finally:
+        view.hide_ghost()
+        view.hide_marker()

@@ -40,9 +40,9 @@ def check_trays(state):
     assert set(laid).isdisjoint(in_world)
     seats = {t.seat: t for t in trays}
     for seat in range(len(state.players)):
-        assert list(seats[seat].pieces) == state.hand(seat)
+        assert list(seats[seat].pieces) == [p for p in state.hand(seat) if p not in in_world]
         assert seats[seat].label == state.players[seat].name
-    assert list(seats[None].pieces) == state.supply
+    assert list(seats[None].pieces) == [p for p in state.supply if p not in in_world]
     # on the table top, inside its edges, apart from each other and from the beam
     world = state.world
     top = table_top(world)
@@ -76,6 +76,18 @@ def test_staged_blocks_leave_the_trays():
     trays = check_trays(state)
     laid = {p for t in trays for p in t.pieces}
     assert "3u-1" not in laid and "4u-3" not in laid
+
+
+def test_a_block_falling_in_its_turn_is_no_longer_in_its_tray():
+    state = TiltedState.arranged(2, seed=3, low_end=-1, first=0)
+    turn = state.begin(Drop("4u-1", 0.15, 0.0, 0.05))
+    try:
+        turn.advance(5)   # falling: in the World, still in the hand until the verdict
+        assert "4u-1" in state.world.names and "4u-1" in state.hand(0)
+        trays = check_trays(state)
+        assert "4u-1" not in trays[0].pieces and len(trays[0].pieces) == 5
+    finally:
+        turn.cancel()
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -25,10 +25,17 @@ FILL_HPR = (150.0, -35.0, 0.0)
 SHADOW_FILM, SHADOW_NEAR, SHADOW_FAR = 1.8, 0.1, 4.0
 #: m, how far from the table's centre the sun's shadow camera sits.
 SUN_DISTANCE = 2.0
+#: Light priorities: the sun first (the shader's light 0, the one with shadows).
+SUN_PRIORITY, FILL_PRIORITY = 2, 1
 #: Priority of the shadow camera's depth-only shader over the nodes' own shaders.
 DEPTH_PRIORITY = 1000
-#: Shadow map size in texels (square) unless the view asks for another.
-SHADOW_SIZE = 1024
+#: Shadow map size in texels (square) unless the view asks for another: 3.5 mm
+#: per texel over the table.  Chosen from benchmarks/gui_fps.py (the full beam,
+#: pieces moving, a 1280x720 window, Mesa's software OpenGL on 2 cores shared with
+#: other jobs): 512 gave a median 38 fps, 1024 28 fps, 2048 13 fps; only 512 meets
+#: the 30 fps target there.  1024 draws crisper shadow edges where the machine
+#: allows (TableView's ``shadow_size``).
+SHADOW_SIZE = 512
 
 
 def add_lights(root: NodePath, *, shadows: bool, shadow_size: int = SHADOW_SIZE) -> list[NodePath]:
@@ -44,6 +51,10 @@ def add_lights(root: NodePath, *, shadows: bool, shadow_size: int = SHADOW_SIZE)
     paths[1].setHpr(*SUN_HPR)
     paths[1].setPos(paths[1].getQuat().getForward() * -SUN_DISTANCE)
     paths[2].setHpr(*FILL_HPR)
+    # the shader reads the sun as p3d_LightSource[0]: Panda3D lists lights by
+    # priority, highest first (ties fall to an arbitrary order)
+    sun.setPriority(SUN_PRIORITY)
+    fill.setPriority(FILL_PRIORITY)
     if shadows:
         sun.setShadowCaster(True, int(shadow_size), int(shadow_size))
         sun.setCameraMask(SHADOW_MASK)

@@ -21,17 +21,18 @@ class OffscreenError(RuntimeError):
 
 def offscreen_base(size: tuple[int, int] = (1280, 720)):
     """A ``ShowBase`` drawing into an offscreen buffer of ``size`` (width, height)
-    pixels.  Panda3D allows one ShowBase per process: when one exists already it is
-    returned if it is offscreen at this size, else :class:`OffscreenError`."""
+    pixels.  Panda3D allows one ShowBase per process: an offscreen one made before
+    is returned (resized to ``size``); an on-screen one raises
+    :class:`OffscreenError`."""
     width, height = (int(v) for v in size)
     existing = getattr(builtins, "base", None)
     if existing is not None:
-        win = existing.win
-        if win is None or win.isValid() is False or (win.getXSize(), win.getYSize()) != (
-                width, height) or existing.windowType != "offscreen":
-            raise OffscreenError(f"a Panda3D ShowBase exists already (window type "
-                                 f"{existing.windowType!r}); cannot make a {width}x{height} "
-                                 f"offscreen one beside it")
+        if existing.windowType != "offscreen" or existing.win is None:
+            raise OffscreenError(f"a Panda3D ShowBase with a {existing.windowType!r} window "
+                                 f"exists already; cannot make an offscreen one beside it")
+        if (existing.win.getXSize(), existing.win.getYSize()) != (width, height):
+            existing.win.setSize(width, height)
+            existing.camLens.setAspectRatio(width / height)
         return existing
     from panda3d.core import loadPrcFileData
 

@@ -20,6 +20,9 @@ GHOST_ILLEGAL: Colour = (0.95, 0.08, 0.05, 0.6)
 MARKER_COLOUR: Colour = (1.0, 0.85, 0.1, 1.0)
 #: m, the landing marker's outer and inner radius and its thickness.
 MARKER_RADII, MARKER_THICKNESS = (0.008, 0.005), 0.001
+#: m, how far the marker's underside floats above the point: the ring stays above
+#: a surface tilted up to 10 degrees under it (outer radius x tan 10 deg).
+MARKER_LIFT = 0.0015
 #: RGBA of the contact-force arrows.
 FORCE_COLOUR: Colour = (0.1, 0.9, 1.0, 1.0)
 #: m per N: arrow length for a contact's normal force, and the longest arrow (m).
@@ -65,17 +68,24 @@ class Overlays:
     def layer(self, name: str) -> NodePath:
         """An empty, unlit node ``name`` (its previous contents removed), drawn over
         everything else (a designer's marks inside a pile stay visible)."""
-        old = self._layers.pop(name, None)
-        if old is not None:
-            old.removeNode()
+        self.clear(name)
         path = self._layers[name] = self.root.attachNewNode(name)
         path.setBin("fixed", ON_TOP_SORT)
         path.setDepthTest(False)
         path.setDepthWrite(False)
         return unlit(path)
 
-    def show_ghost(self, part: Part, pose: tuple, legal: bool) -> None:
-        """The translucent ghost of ``part`` at body-frame ``pose``."""
+    def clear(self, name: str) -> None:
+        """Remove layer ``name`` if there is one."""
+        old = self._layers.pop(name, None)
+        if old is not None:
+            old.removeNode()
+
+    def show_ghost(self, part: Part, pose: tuple | None, legal: bool) -> None:
+        """The translucent ghost of ``part`` at body-frame ``pose`` (None hides it)."""
+        if pose is None:
+            self.hide_ghost()
+            return
         if self._ghost is None or self._ghost_part is not part:
             if self._ghost is not None:
                 self._ghost.removeNode()
@@ -87,28 +97,52 @@ class Overlays:
         self._ghost.setColor(*(GHOST_LEGAL if legal else GHOST_ILLEGAL))
         place(self._ghost, *pose)
         self._ghost.show()
+        self._drop_line()
 
     def hide_ghost(self) -> None:
         if self._ghost is not None:
             self._ghost.hide()
+        self._drop_line()
 
-    def show_marker(self, point: Sequence[float]) -> None:
-        """The landing ring, lying flat at ``point`` ((3,) m)."""
-        self._marker.setPos(*(float(v) for v in point))
-        self._marker.setZ(float(point[2]) + MARKER_THICKNESS / 2.0)
+    def show_marker(self, point: Sequence[float] | None) -> None:
+        """The landing ring, lying flat at ``point`` ((3,) m; None hides it)."""
+        if point is None:
+            self.hide_marker()
+            return
+        self._marker.setPos(float(point[0]), float(point[1]),
+                            float(point[2]) + MARKER_LIFT + MARKER_THICKNESS / 2.0)
         self._marker.show()
+        self._drop_line()
 
     def hide_marker(self) -> None:
         self._marker.hide()
+        self._drop_line()
+
+    def _drop_line(self) -> None:
+        """A plumb line from the ghost's centre down to the landing ring, while both
+        show (it tells how high above the surface the piece is held)."""
+        if self._ghost is None or self._ghost.isHidden() or self._marker.isHidden():
+            self.clear("drop-line")
+            return
+        layer = self.layer("drop-line")
+        top = self._ghost.getPos(self.root)
+        bottom = self._marker.getPos(self.root)
+        segments(layer, "drop-line", [((bottom[0], bottom[1], top[2]), bottom)], MARKER_COLOUR,
+                 thickness=1.0)
 
     def show_forces(self, contacts: Iterable) -> None:
-        """An arrow per contact: from the point on ``body_b`` along the normal (the
-        push on ``body_a``), ``FORCE_LENGTH`` m per N, at most ``FORCE_MAX_LENGTH``."""
+        """An arrow per contact for its normal force, ``FORCE_LENGTH`` m per N (at
+        most ``FORCE_MAX_LENGTH``): the push on the body it holds up (the normal
+        from ``body_b`` towards ``body_a``, or its opposite when that points down,
+        drawn from the other body's contact point)."""
         pairs = []
         for ct in contacts:
             length = min(FORCE_LENGTH * float(ct.normal_force), FORCE_MAX_LENGTH)
-            pairs += arrow_lines(ct.position_b, np.asarray(ct.normal, float) * length)
+            normal, start = np.asarray(ct.normal, float), ct.position_b
+            if normal[2] < 0.0:
+                normal, start = -normal, ct.position_a
+            pairs += arrow_lines(start, normal * length)
         segments(self.layer("forces"), "forces", pairs, FORCE_COLOUR)
 
     def hide_forces(self) -> None:
-        self.layer("forces")
+        self.clear("forces")

@@ -5,11 +5,18 @@ One node per body or piece name, placed at its *body-frame* pose (the frame
 its node when it moves from a tray into the World.  Call :meth:`TableView.rebuild`
 after every finished action (pieces changed place, bodies came or went) and
 :meth:`TableView.set_poses` every frame while a turn runs.
+
+A game's :class:`~balance3d.gui.games.GameTable` draws on the view through
+:meth:`TableView.node` (a body's node: marks parented to it move with it),
+:attr:`TableView.decor` (fixed marks on the table, rebuilt with the view) and
+:meth:`TableView.overlay` / :meth:`TableView.clear_overlay` (its own overlays),
+with the helpers of :mod:`balance3d.gui.view.marks`.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from panda3d.core import Filename, NodePath, Point2, Point3
@@ -25,12 +32,18 @@ from balance3d.gui.view.meshes import part_node
 from balance3d.gui.view.overlays import Overlays
 from balance3d.gui.view.shading import lit_shader
 from balance3d.meshes.part import Part
+from balance3d.physics.world import World
+
+if TYPE_CHECKING:
+    from direct.showbase.ShowBase import ShowBase
 
 #: m, how far a body may sink into the ground's top and still lie on it.
 GROUND_TOLERANCE = 0.001
+#: RGBA behind the table.
+BACKGROUND = (0.16, 0.17, 0.19, 1.0)
 
 
-def ground_bodies(world) -> list[str]:
+def ground_bodies(world: World) -> list[str]:
     """Static bodies with nothing below them (their top at or below the lowest
     point of every other body: the table): they receive shadows but cast none,
     which spares the shadow map drawing them."""
@@ -52,7 +65,7 @@ class TableView:
     casts shadows (``shadow_size`` texels square).
     """
 
-    def __init__(self, base, state: State, *, shadows: bool = True,
+    def __init__(self, base: ShowBase, state: State, *, shadows: bool = True,
                  shadow_size: int = SHADOW_SIZE) -> None:
         self.base = base
         self.root = base.render.attachNewNode("table-view")
@@ -65,7 +78,7 @@ class TableView:
         self._nodes: dict[str, NodePath] = {}
         self.decor = self.root.attachNewNode("decor")
         self.state = state
-        base.setBackgroundColor(0.16, 0.17, 0.19, 1.0)
+        base.setBackgroundColor(*BACKGROUND)
         self.camera.apply(base.camera, base.camLens)
         self.rebuild(state)
 
@@ -145,16 +158,17 @@ class TableView:
         return boxes
 
     # ------------------------------------------------------------------ overlays
-    def show_ghost(self, part: Part, pose: tuple, legal: bool) -> None:
+    def show_ghost(self, part: Part, pose: tuple | None, legal: bool) -> None:
         """The held piece, translucent, at ``pose`` (body frame: position (3,) m,
-        quaternion xyzw); red when ``legal`` is False."""
+        quaternion xyzw); red when ``legal`` is False; None hides it."""
         self.overlays.show_ghost(part, pose, legal)
 
     def hide_ghost(self) -> None:
         self.overlays.hide_ghost()
 
-    def show_marker(self, point: Sequence[float]) -> None:
-        """A ring on the surface at ``point`` ((3,) m): where the held piece lands."""
+    def show_marker(self, point: Sequence[float] | None) -> None:
+        """A ring on the surface at ``point`` ((3,) m): where the held piece lands;
+        None hides it."""
         self.overlays.show_marker(point)
 
     def hide_marker(self) -> None:
@@ -171,6 +185,10 @@ class TableView:
         """An empty node ``name`` for a game's own overlays (emptied on each call):
         unlit, casting no shadow, drawn over the bodies."""
         return self.overlays.layer(name)
+
+    def clear_overlay(self, name: str) -> None:
+        """Remove the game's overlay ``name`` (nothing when there is none)."""
+        self.overlays.clear(name)
 
     # ------------------------------------------------------------------ images
     def frame_size(self) -> tuple[int, int]:

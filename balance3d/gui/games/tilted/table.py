@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import trimesh
@@ -23,9 +24,14 @@ from scipy.spatial.transform import Rotation
 from balance3d.games.tilted import piece_length
 from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame, table_top
 from balance3d.games.tilted.judge import TABLE as TABLE_BODY
+from balance3d.games.tilted.state import TiltedState
 from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
 from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
 from balance3d.meshes.part import Part
+from balance3d.physics.world import World
+
+if TYPE_CHECKING:
+    from balance3d.gui.view.table import TableView
 
 #: RGBA colours: the felt table top, the beam's and the fulcrum's wood.
 FELT: Colour = (0.16, 0.36, 0.24, 1.0)
@@ -47,6 +53,8 @@ NAME_INK: Colour = (0.97, 0.96, 0.92, 1.0)
 COM_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 #: m, radius of the centre-of-mass marker.
 COM_RADIUS = 0.006
+#: Name of the view's overlay holding the centre of mass.
+COM_LAYER = "tilted:centre-of-mass"
 
 #: m, height of the section values' digits on the beam; at most this fraction of
 #: the section's length.
@@ -56,7 +64,7 @@ NAME_HEIGHT = 0.022
 #: m, gap between blocks in a tray, along a row and between rows.
 SLOT_GAP = 0.012
 #: m, margin of a mat round its rows and the band for the name before the rows.
-MAT_MARGIN, NAME_BAND = 0.02, 0.045
+MAT_MARGIN, NAME_BAND = 0.02, 0.06
 #: m, depth of an empty tray's mat rows.
 ROW_DEPTH = 0.025
 #: Share of the felt's colour mixed into a seat's colour for its mat.
@@ -117,8 +125,15 @@ def supply_mat(players: int) -> Mat:
 def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]:
     """Body-frame poses of ``parts`` lying in rows on ``mat``: each part's longest
     body axis along the row, resting on the table top at height ``top`` m; and the
-    depth (m) of the rows used (one row of ``ROW_DEPTH`` when empty)."""
-    yaw = math.atan2(mat.along[1], mat.along[0])
+    depth (m) of the rows used (one row of ``ROW_DEPTH`` when empty).  The same
+    arguments give the same layout, remembered (the window asks every frame)."""
+    poses, depth = _lay_out(mat, tuple(parts), float(top))
+    return list(poses), depth
+
+
+@lru_cache(maxsize=64)
+def _lay_out(mat: Mat, parts: tuple[Part, ...], top: float) -> tuple[tuple[Pose, ...], float]:
+    yaw = Rotation.from_euler("z", math.atan2(mat.along[1], mat.along[0]))
     poses: list[Pose] = []
     row, cursor = 0.0, 0.0
     row_width = 0.0
@@ -126,7 +141,7 @@ def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]
         lo, hi = part.mesh.bounds
         size = hi - lo
         axis = int(np.argmax(size))
-        turn = Rotation.from_euler("z", yaw) * _LONG_TO_X[axis]
+        turn = yaw * _LONG_TO_X[axis]
         box = np.abs(_LONG_TO_X[axis].as_matrix()) @ size
         if cursor > 0.0 and cursor + box[0] > mat.length:
             row, cursor, row_width = row + row_width + SLOT_GAP, 0.0, 0.0
@@ -136,7 +151,7 @@ def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]
         poses.append((tuple(float(v) for v in position), tuple(float(v) for v in turn.as_quat())))
         cursor += box[0] + SLOT_GAP
         row_width = max(row_width, box[1])
-    return poses, row + max(row_width, ROW_DEPTH)
+    return tuple(poses), row + max(row_width, ROW_DEPTH)
 
 
 #: Rotation laying each body axis (0 = x, 1 = y, 2 = z) along x.
@@ -144,13 +159,18 @@ _LONG_TO_X = {0: Rotation.identity(), 1: Rotation.from_euler("z", -90, degrees=T
               2: Rotation.from_euler("y", 90, degrees=True)}
 
 
-def tray_mats(state) -> list[tuple[int | None, Mat, str, list[str]]]:
+def tray_mats(state: TiltedState) -> list[tuple[int | None, Mat, str, list[str]]]:
     """``(seat, mat, label, pieces)`` of each seat's tray, then the supply's (seat
-    None)."""
+    None); the pieces are those not in the World."""
     players = len(state.players)
-    seats = [(seat, mat, state.players[seat].name, state.hand(seat))
+    in_world = set(state.world.names)   # a dropped block while its turn runs
+
+    def out(pieces: list[str]) -> list[str]:
+        return [p for p in pieces if p not in in_world]
+
+    seats = [(seat, mat, state.players[seat].name, out(state.hand(seat)))
              for seat, mat in enumerate(seat_mats(players))]
-    return seats + [(None, supply_mat(players), "Supply", state.supply)]
+    return seats + [(None, supply_mat(players), "Supply", out(state.supply))]
 
 
 def mat_colour(seat: int) -> Colour:
@@ -160,21 +180,21 @@ def mat_colour(seat: int) -> Colour:
                  + MAT_FELT_SHARE * np.asarray(FELT))
 
 
-def section_labels(state) -> list[tuple[float, int, float]]:
+def section_labels(state: TiltedState) -> list[tuple[float, int, float]]:
     """Beam-frame ``(s, value, section length)`` (m, coins, m): where each section's
     value is written (the middle of the section, both sides of the centre line)."""
     return [(side * (sec.start + sec.stop) / 2.0, sec.value, sec.stop - sec.start)
             for sec in state.rules.sections for side in (-1, +1)]
 
 
-def section_lines(state) -> list[float]:
+def section_lines(state: TiltedState) -> list[float]:
     """Beam-frame ``s`` of the painted lines: the centre line and every boundary
     between two sections, both sides."""
     inner = [sec.stop for sec in state.rules.sections[:-1]]
     return [0.0] + [side * s for s in inner for side in (-1, +1)]
 
 
-def centre_of_mass(world) -> np.ndarray:
+def centre_of_mass(world: World) -> np.ndarray:
     """(3,) m: centre of mass of the beam with everything resting on it (every
     moving body of the World)."""
     names = world.dynamic_names
@@ -192,10 +212,10 @@ def com_mesh() -> trimesh.Trimesh:
 class TiltedTable:
     """Tilted's :class:`~balance3d.gui.games.GameTable` (see the module docstring)."""
 
-    def camera_preset(self, state) -> CameraPreset:
+    def camera_preset(self, state: TiltedState) -> CameraPreset:
         return CameraPreset(target=(0.08, -0.1, 0.0), distance=1.2, heading=0.0, pitch=55.0)
 
-    def trays(self, state) -> list[Tray]:
+    def trays(self, state: TiltedState) -> list[Tray]:
         top = table_top(state.world)
         trays = []
         for seat, mat, label, pieces in tray_mats(state):
@@ -203,16 +223,16 @@ class TiltedTable:
             trays.append(Tray(seat, label, tuple(pieces), tuple(lay_out(mat, parts, top)[0])))
         return trays
 
-    def piece_part(self, state, piece: str) -> Part:
+    def piece_part(self, state: TiltedState, piece: str) -> Part:
         return state.scene.parts[state.rules.block_parts[piece_length(piece) - 1]]
 
-    def colour(self, state, name: str) -> Colour:
+    def colour(self, state: TiltedState, name: str) -> Colour:
         fixed = {TABLE_BODY: FELT, BEAM: BEAM_WOOD, FULCRUM: FULCRUM_WOOD}
         if name in fixed:
             return fixed[name]
         return BLOCK_TINTS[(piece_length(name) - 1) % len(BLOCK_TINTS)]
 
-    def decorate(self, view, state) -> None:
+    def decorate(self, view: TableView, state: TiltedState) -> None:
         frame = BeamFrame.of(state.world)
         _, half_width, half_thick = frame.half
         beam = unlit(view.node(BEAM).attachNewNode("marks"))
@@ -233,10 +253,11 @@ class TiltedTable:
             flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, NAME_INK,
                       heading=mat.heading)
 
-    def update(self, view, state, designer: bool) -> None:
-        layer = view.overlay("tilted:centre-of-mass")
+    def update(self, view: TableView, state: TiltedState, designer: bool) -> None:
         if not designer:
+            view.clear_overlay(COM_LAYER)
             return
+        layer = view.overlay(COM_LAYER)
         world = state.world
         com = centre_of_mass(world)
         solid(layer, "centre-of-mass", com_mesh(), COM_COLOUR).setPos(*com)
