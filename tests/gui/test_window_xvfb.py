@@ -161,58 +161,65 @@ def _state_after(path: Path, turns: int):
 
 
 def _top_point(state, x: float, y: float) -> np.ndarray:
+    """World (x, y) on the highest surface there (m)."""
     return np.array([x, y, state.world.height_below([[x, y]])])
 
 
-def _quiet_point(state, piece: str) -> np.ndarray:
-    """A point on the high side whose drop of ``piece`` neither tips the beam nor
-    returns the block, with every point within AIM_MARGIN along the beam the same."""
-    region = state.release_area()["regions"][0]
-    corners = np.array(region["polygon"])
-    inner = (corners[0] + corners[3]) / 2.0            # on the fulcrum line
-    outer = (corners[1] + corners[2]) / 2.0            # the high end
-    along = (outer - inner) / np.linalg.norm(outer - inner)
-    quiet = []
-    for d in np.arange(0.0, np.linalg.norm(outer - inner), AIM_STEP):
-        x, y = inner + along * d
-        drop = Drop(piece, float(x), float(y), DEFAULT_HEIGHT)
-        trial = state.clone()
-        ok = trial.is_legal(drop)[0]
-        if ok:
-            verdict = trial.apply(drop)
-            ok = not verdict.tilted and not verdict.returned
-        quiet.append(ok)
-    for i in range(len(quiet)):
-        span = int(np.ceil(AIM_MARGIN / AIM_STEP))
-        if all(quiet[max(0, i - span):i + span + 1]) and i >= span:
-            return _top_point(state, *(inner + along * i * AIM_STEP))
-    pytest.fail(f"no drop of {piece} on the high side holds the beam in this game")
-
-
-def _low_point(state) -> np.ndarray:
-    """The middle of the low half of the beam's top face (mirror of the high half)."""
-    region = state.release_area()["regions"][0]
-    corners = np.array(region["polygon"])
-    inner = (corners[0] + corners[3]) / 2.0
-    outer = (corners[1] + corners[2]) / 2.0
-    x, y = inner - (outer - inner) / 2.0
-    side = np.array([-(outer - inner)[1], (outer - inner)[0]])
-    side /= np.linalg.norm(side)
-    # beside the beam's centre line, off any block lying on the low half
-    for offset in (0.0, 0.018, -0.018):
-        px, py = np.array([x, y]) + side * offset
-        point = _top_point(state, px, py)
-        if abs(point[2] - ray_top_z(state, px, py)) < 1e-4:
-            return point
-    return _top_point(state, x, y)
-
-
-def ray_top_z(state, x: float, y: float) -> float:
+def _face_z(state, x: float, y: float) -> float:
     """Height (m) of the beam's top-face plane above world (x, y)."""
     beam_pos, beam_quat = state.world.pose("beam")
     n = Rotation.from_quat(beam_quat).as_matrix()[:, 2]
     face = np.asarray(beam_pos) + n * state.world.part("beam").extents[2] / 2.0
     return float(face[2] - (n[0] * (x - face[0]) + n[1] * (y - face[1])) / n[2])
+
+
+def _centre_line(state) -> tuple[np.ndarray, np.ndarray]:
+    """The release area's centre line: its point on the fulcrum line and its point
+    at the high end (m, world x, y)."""
+    corners = np.array(state.release_area()["regions"][0]["polygon"])
+    return (corners[0] + corners[3]) / 2.0, (corners[1] + corners[2]) / 2.0
+
+
+def _aim(state, piece: str, wanted, what: str) -> np.ndarray:
+    """A point along the high side's centre line where a drop of ``piece`` gets a
+    verdict with ``wanted(verdict)`` true, and so do the drops at every point within
+    AIM_MARGIN of it (the pointer lands within a pixel of the aim)."""
+    inner, outer = _centre_line(state)
+    along = (outer - inner) / np.linalg.norm(outer - inner)
+    fits = []
+    for d in np.arange(0.0, np.linalg.norm(outer - inner), AIM_STEP):
+        drop = Drop(piece, *(float(v) for v in inner + along * d), DEFAULT_HEIGHT)
+        trial = state.clone()
+        fits.append(trial.is_legal(drop)[0] and bool(wanted(trial.apply(drop))))
+    span = int(np.ceil(AIM_MARGIN / AIM_STEP))
+    for i in range(span, len(fits) - span):
+        if all(fits[i - span:i + span + 1]):
+            return _top_point(state, *(inner + along * i * AIM_STEP))
+    pytest.fail(f"no drop of {piece} on the high side {what} in this game")
+
+
+def _quiet_point(state, piece: str) -> np.ndarray:
+    """Where a drop of ``piece`` neither tips the beam nor goes back."""
+    return _aim(state, piece, lambda v: not v.tilted and not v.returned, "holds the beam")
+
+
+def _winning_point(state, piece: str) -> np.ndarray:
+    """Where a drop of ``piece`` tips the beam, stays and wins coins."""
+    return _aim(state, piece, lambda v: v.coins_won > 0 and not v.returned, "wins coins")
+
+
+def _low_point(state) -> np.ndarray:
+    """A point of the beam's top face in the middle of the low half, beside the
+    centre line if a block lies there."""
+    inner, outer = _centre_line(state)
+    middle = inner - (outer - inner) / 2.0
+    side = np.array([-(outer - inner)[1], (outer - inner)[0]]) / np.linalg.norm(outer - inner)
+    for offset in (0.0, 0.018, -0.018):
+        x, y = middle + side * offset
+        point = _top_point(state, x, y)
+        if abs(point[2] - _face_z(state, x, y)) < 1e-4:
+            return point
+    pytest.fail("every point tried on the low half has a block on it")
 
 
 def _start_to_person(window, xdotool, tmp_path):
@@ -282,26 +289,6 @@ def test_a_drop_over_the_low_side_is_refused_with_the_games_reason(window, xdoto
     assert w.close(xdotool) == 0
     assert record.read_bytes() == saved            # no turn recorded, nothing changed
     assert not any(e["event"] in ("release", "verdict") for e in w.events()[before:])
-
-
-def _winning_point(state, piece: str) -> np.ndarray:
-    """A point on the high side whose drop of ``piece`` tips the beam and wins
-    coins, with every point within AIM_MARGIN along the beam the same."""
-    region = state.release_area()["regions"][0]
-    corners = np.array(region["polygon"])
-    inner, outer = (corners[0] + corners[3]) / 2.0, (corners[1] + corners[2]) / 2.0
-    along = (outer - inner) / np.linalg.norm(outer - inner)
-    wins = []
-    for d in np.arange(0.0, np.linalg.norm(outer - inner), AIM_STEP):
-        drop = Drop(piece, *(float(v) for v in inner + along * d), DEFAULT_HEIGHT)
-        trial = state.clone()
-        verdict = trial.apply(drop) if trial.is_legal(drop)[0] else None
-        wins.append(verdict is not None and verdict.coins_won > 0 and not verdict.returned)
-    span = int(np.ceil(AIM_MARGIN / AIM_STEP))
-    for i in range(span, len(wins) - span):
-        if all(wins[i - span:i + span + 1]):
-            return _top_point(state, *(inner + along * i * AIM_STEP))
-    pytest.fail(f"no drop of {piece} on the high side wins coins in this game")
 
 
 def test_a_decision_button_buys_and_ctrl_z_undoes_it_and_ctrl_s_saves(
