@@ -18,6 +18,7 @@ COMMANDS = {
     "models": "models",
     "simulate": "simulate",
     "replay": "replay",
+    "play": "play",
 }
 
 

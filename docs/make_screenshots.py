@@ -1,0 +1,42 @@
+"""Make the README's screenshots: a seeded game of bots played to a few moments,
+each frame rendered offscreen by ``balance3d play --screenshot`` (no display needed).
+
+Run from the repository root (balance3d installed, or ``PYTHONPATH=.``)::
+
+    python docs/make_screenshots.py
+
+Each PNG in ``docs/screenshots/`` is made by the command printed before it, so any
+of them can be made again by hand.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+#: Where the PNGs go.
+FOLDER = Path(__file__).resolve().parent / "screenshots"
+#: pixels, size of every screenshot.
+SIZE = "1280x720"
+#: The game shown: (arguments of ``balance3d play``).
+GAME = ("tilted", "--players", "3", "--bots", "planner,random,planner", "--seed", "7")
+#: (file name, actions played before the frame, what it shows).
+SHOTS = (
+    ("tilted-start.png", 0, "the table at the start: beam, fulcrum, each seat's tray, the supply"),
+    ("tilted-turn-6.png", 6, "a few turns in: blocks on the beam, coins won"),
+    ("tilted-turn-16.png", 16, "later: a loaded beam, the HUD and the event log"),
+)
+
+
+def main() -> int:
+    FOLDER.mkdir(parents=True, exist_ok=True)
+    for name, turns, what in SHOTS:
+        command = [sys.executable, "-m", "balance3d.cli", "play", *GAME, "--size", SIZE,
+                   "--turns", str(turns), "--screenshot", str(FOLDER / name)]
+        print(f"{name}: {what}\n  balance3d play {' '.join(command[4:])}", flush=True)
+        subprocess.run(command, check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""The window's wiring, offscreen: whole games of every Tilted variant played through
+the app (a person's drops handed to it as the gesture would, decisions by the
+buttons the HUD shows), to their end, with the record it autosaves replaying to
+the same verdicts.  The real mouse and keys are tested under Xvfb
+(test_window_xvfb.py)."""
+from __future__ import annotations
+
+import pytest
+
+from balance3d import play as playing
+from balance3d import record as rec
+
+#: pixels, the offscreen buffer (the size the view's tests use: one ShowBase per process).
+SIZE = (640, 360)
+#: Frames a whole game may take at speed "instant" (bots think off-thread meanwhile).
+MAX_FRAMES = 4000
+
+
+@pytest.fixture(scope="module")
+def base():
+    from balance3d.gui.view.offscreen import offscreen_base
+    return offscreen_base(SIZE)
+
+
+@pytest.mark.parametrize("variant, players", [("basic", 2), ("solo", 1), ("advanced", 3)])
+def test_a_whole_game_is_played_through_the_app_to_its_result(base, tmp_path, variant, players):
+    from balance3d.gui.app import TableApp
+    from balance3d.gui.session import Session
+    from balance3d.gui.trace import Trace
+
+    record = tmp_path / "game.json"
+    app = TableApp(base, record, Trace(tmp_path / "trace.jsonl"))
+    bots = [None] + ["random"] * (players - 1)
+    session = Session.new("tilted", variant=variant, players=[f"P{s}" for s in range(players)],
+                          bots=bots, seed=5, record_path=record, speed="instant")
+    try:
+        app.start(session)
+        pressed = drops = 0
+        for _ in range(MAX_FRAMES):
+            base.taskMgr.step()
+            state = session.state
+            if state.is_over:
+                break
+            if not session.human_to_act():
+                continue
+            if app.widgets.buttons:
+                # the buttons shown are the game's decisions, labelled by its words
+                assert [a for _, a in app.widgets._decisions] == state.legal_decisions()
+                app.widgets.buttons[-1].commandFunc(None)
+                pressed += 1
+            else:
+                app.submit(state.legal_release())
+                drops += 1
+        assert session.state.is_over, f"not over after {MAX_FRAMES} frames"
+        prompt = app.widgets.hud.getText()
+        assert f"result ({session.state.outcome.termination})" in prompt
+    finally:
+        app.destroy()
+    saved = rec.load_record(record)
+    assert saved.data["outcome"] is not None
+    replayed = playing.replay(saved, playing.record_scene(saved)).record()
+    assert rec.diff_records(saved.data, replayed) == []
+    # every action of the person's seat went through the app: drops and button presses
+    mine = [t["action"]["type"] for t in saved.data["turns"] if t["player"] == 0]
+    assert drops == mine.count("drop") > 0
+    assert pressed == len(mine) - drops
