@@ -22,12 +22,22 @@ COMMANDS = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """The command's parser: an argument starting with ``-,`` is a value, not an
+    option (``--bots -,planner``: a seat played by a person, then a bot)."""
+
+    def _parse_optional(self, arg_string: str):
+        if arg_string.startswith("-,"):
+            return None
+        return super()._parse_optional(arg_string)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="balance3d", description="Physics simulator for balance and stacking table games.",
         epilog="Run 'balance3d COMMAND --help' for what a command does and its options.")
     parser.add_argument("--version", action="version", version=f"balance3d {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for module in COMMANDS.values():
         full = f"balance3d.commands.{module}"

@@ -15,7 +15,7 @@ import balance3d
 from balance3d import cli
 from balance3d import play as playing
 from balance3d import record as rec
-from balance3d.commands import report, simulate
+from balance3d.commands import checks, report
 
 GAME = ["simulate", "tilted", "--players", "2", "--bots", "random", "--seed", "5", "--quiet"]
 
@@ -205,7 +205,7 @@ def test_a_record_target_that_is_a_folder_or_has_no_folder_is_refused_at_once(
 
 def test_a_record_target_in_a_folder_that_cannot_be_written_is_refused_at_once(
         tmp_path, capsys, no_play, monkeypatch):
-    monkeypatch.setattr(simulate.os, "access", lambda path, mode: Path(path) != tmp_path)
+    monkeypatch.setattr(checks.os, "access", lambda path, mode: Path(path) != tmp_path)
     assert cli.main(GAME + ["--record", str(tmp_path / "g.json")]) == 2
     assert capsys.readouterr().err.endswith(f"folder {tmp_path} is not writable\n")
     assert no_play == []

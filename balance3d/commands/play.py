@@ -46,7 +46,7 @@ from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import bot_names, plays
 from balance3d.commands import HELP_WIDTH, CommandError, help_texts
-from balance3d.commands.simulate import _check_record_path, _counts_text, _game_line
+from balance3d.commands.checks import check_output_path, counts_text, game_line
 from balance3d.games import Game, Player, game_names, get_game
 from balance3d.games.base import Action, RecordError
 from balance3d.scene import load_scene
@@ -94,16 +94,6 @@ class PlayOptions:
         return self.game is None and self.load is None and self.replay is None
 
 
-class _SeatsParser(argparse.ArgumentParser):
-    """An argument parser that reads ``-,planner`` (a ``--bots`` list whose first
-    seat is a person) as a value, not as an unknown option."""
-
-    def _parse_optional(self, arg_string: str):
-        if arg_string.startswith(HUMAN + ","):
-            return None
-        return super()._parse_optional(arg_string)
-
-
 def add_parser(subparsers) -> None:
     description, examples = help_texts(__doc__)
     games = [textwrap.fill(f"{name}: variants {', '.join(get_game(name).variants)}; bots "
@@ -114,7 +104,6 @@ def add_parser(subparsers) -> None:
         "play", help="play a game in a 3D window (mouse, hot seat, bots)",
         description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"{examples}\n\ngames:\n" + "\n".join(games))
-    p.__class__ = _SeatsParser
     p.add_argument("game", nargs="?", choices=game_names(),
                    help="game to play (default: choose it in the start menu)")
     p.add_argument("--variant", metavar="NAME", help="rules variant (default: the game's first)")
@@ -193,20 +182,6 @@ def _names(text: str) -> list[str]:
     return names
 
 
-def _check_writable(option: str, path: Path, suffix: str | None = None) -> None:
-    """Refuse an output path whose folder is missing or unwritable, a folder, or
-    (``suffix``) a file name with another extension."""
-    if suffix is not None and path.suffix.lower() != suffix:
-        raise CommandError(f"{option} {path}: the file name must end in {suffix}")
-    if path.is_dir():
-        raise CommandError(f"{option} {path}: is a folder, not a file")
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        raise CommandError(f"{option} {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise CommandError(f"{option} {path}: folder {folder} is not writable")
-
-
 def _game_options(args: argparse.Namespace) -> list[str]:
     """The options given that choose a new game (they need GAME)."""
     given = [("--variant", args.variant), ("--players", args.players),
@@ -229,13 +204,13 @@ def _new_game(args: argparse.Namespace) -> dict:
     players = len(names) if names is not None else args.players
     if players is not None and players not in counts:
         option = "--names gives" if names is not None else "--players"
-        raise CommandError(f"{option} {players}: {_counts_text(game, variant, players)}")
+        raise CommandError(f"{option} {players}: {counts_text(game, variant, players)}")
     bots = seat_bots(args.bots, players, game)
     if players is None:
         players = len(bots) if len(bots) > 1 else (2 if 2 in counts else counts[0])
         if players not in counts:
             raise CommandError(f"--bots names {players} seats: "
-                               f"{_counts_text(game, variant, players)}")
+                               f"{counts_text(game, variant, players)}")
     if len(bots) == 1:
         bots = bots * players
     if not bots:
@@ -284,16 +259,16 @@ def check(args: argparse.Namespace) -> PlayOptions:
         playing.record_scene(record, Path(args.replay).resolve().parent)
     record_path = Path(args.record) if args.record is not None else None
     if record_path is not None:
-        _check_record_path(record_path)
+        check_output_path("--record", record_path, "record file")
         if record_path.exists() and "game" in fields:
             loaded = rec.load_record(args.load).data["turns"] if args.load else []
             _check_record_target(record_path, _identity(fields), loaded)
     screenshot = Path(args.screenshot) if args.screenshot is not None else None
     if screenshot is not None:
-        _check_writable("--screenshot", screenshot, ".png")
+        check_output_path("--screenshot", screenshot, suffix=".png")
     trace = Path(args.trace) if args.trace is not None else None
     if trace is not None:
-        _check_writable("--trace", trace)
+        check_output_path("--trace", trace)
     if screenshot is None and sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         raise CommandError("no display (DISPLAY is not set): the window needs one; play "
                            "headless with 'balance3d simulate', or render a frame with "
@@ -337,8 +312,8 @@ def _check_record_target(path: Path, mine: dict, turns: list) -> None:
     theirs = {key: old[key] for key in mine}
     theirs["scene"] = {key: old["scene"][key] for key in ("name", "digest")}
     if theirs != mine:
-        raise CommandError(f"--record {path}: holds another game ({_game_line(theirs)}), not "
-                           f"this one ({_game_line(mine)}); {keep}")
+        raise CommandError(f"--record {path}: holds another game ({game_line(theirs)}), not "
+                           f"this one ({game_line(mine)}); {keep}")
     if turns[:len(old["turns"])] != old["turns"]:
         raise CommandError(f"--record {path}: holds {len(old['turns'])} actions of this game; "
                            f"go on with them with --load {path}, or {keep.split(': ')[1]}")

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,7 @@ from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import bot_names, make_bot, plays
 from balance3d.commands import HELP_WIDTH, CommandError, help_texts, report
+from balance3d.commands.checks import check_output_path, counts_text, game_line
 from balance3d.games import Game, Player, game_names, get_game, new_game
 from balance3d.games.base import RecordError
 from balance3d.scene import load_scene
@@ -107,39 +107,6 @@ def _bot_names(text: str | None, players: int | None, game: Game) -> list[str]:
     return names
 
 
-def _or(values: tuple[int, ...] | list[str]) -> str:
-    """``2, 3 or 4``."""
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
-
-
-def _counts_text(game: Game, variant: str, players: int) -> str:
-    """Why ``players`` cannot play ``variant`` of ``game``: the counts it takes, and
-    the variants that do take that many, if any."""
-    others = [v for v in game.variants if v != variant and players in game.player_counts(v)]
-    hint = f"; {players} player(s) play --variant {_or(others)}" if others else ""
-    return f"{game.name} ({variant}) plays with {_or(game.player_counts(variant))} player(s){hint}"
-
-
-def _check_record_path(path: Path) -> None:
-    """Refuse at once a ``--record`` path the record could not be written to."""
-    if path.is_dir():
-        raise CommandError(f"--record {path}: is a folder, not a record file")
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        raise CommandError(f"--record {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise CommandError(f"--record {path}: folder {folder} is not writable")
-
-
-def _game_line(game: dict[str, Any]) -> str:
-    """``tilted (basic), scene tilted 1a2b3c4d5e6f, seed 5, players Player 1 [random],
-    ...`` for a record's ``game``, ``variant``, ``scene``, ``seed`` and ``players``."""
-    seats = ", ".join(rec.player_label(p) for p in game["players"])
-    return (f"{game['game']} ({game['variant']}), scene {game['scene']['name']} "
-            f"{game['scene']['digest'][:12]}, seed {game['seed']}, players {seats}")
-
-
 def _check_existing_record(path: Path, mine: dict[str, Any]) -> None:
     """Refuse, before the game is set up and played, an existing ``--record`` file
     that is not a record of this game, variant, scene (name and digest), seed and
@@ -156,8 +123,8 @@ def _check_existing_record(path: Path, mine: dict[str, Any]) -> None:
     theirs = {key: old.data[key] for key in mine}
     theirs["scene"] = {key: old.data["scene"][key] for key in ("name", "digest")}
     if theirs != mine:
-        raise CommandError(f"--record {path}: holds another game ({_game_line(theirs)}), not "
-                           f"this one ({_game_line(mine)}); {keep}")
+        raise CommandError(f"--record {path}: holds another game ({game_line(theirs)}), not "
+                           f"this one ({game_line(mine)}); {keep}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -165,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--seed {args.seed}: must be a non-negative integer")
     record_path = Path(args.record) if args.record is not None else None
     if record_path is not None:
-        _check_record_path(record_path)
+        check_output_path("--record", record_path, "record file")
     script, source = [], None
     if args.script is not None:
         script, source = rec.load_script(args.script)
@@ -191,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     counts = game.player_counts(variant)
     if players is not None and players not in counts:
         origin = "--players" if args.players is not None else f"{args.script}: players"
-        raise CommandError(f"{origin} {players}: {_counts_text(game, variant, players)}")
+        raise CommandError(f"{origin} {players}: {counts_text(game, variant, players)}")
     bots_text = (args.bots if args.bots is not None or args.script is not None
                  else game.default_bot)
     names = _bot_names(bots_text, players, game)
@@ -199,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         players = len(names) if len(names) > 1 else (2 if 2 in counts else counts[0])
         if players not in counts:
             raise CommandError(f"--bots names {players} bots: "
-                               f"{_counts_text(game, variant, players)}")
+                               f"{counts_text(game, variant, players)}")
         names = names * players if len(names) == 1 else names
 
     scene = scene if scene is not None else load_scene(game.scene_name(variant))
