@@ -345,7 +345,13 @@ class TableApp:
         if self.session is None or self.replaying:
             return
         self.put_back()
+        autosave = self.session.record_path
         self.session.restart()
+        if autosave is not None and self.session.record_path != autosave:
+            self.save_path = self.session.record_path
+            self.widgets.set_hint(f"Ctrl+S saves to {self.save_path}   F1 help")
+            self.widgets.set_status(f"the last game stays in {autosave}; this one is saved "
+                                    f"to {self.save_path}")
         self._ready_key = None
 
     def next_action(self) -> None:

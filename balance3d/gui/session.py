@@ -356,10 +356,16 @@ class Session:
 
     def restart(self) -> None:
         """A fresh game with the same game, variant, scene, seed and seats (a replay
-        starts again from its first action).  With autosave, the file then holds the
-        new game."""
+        starts again from its first action).  With autosave, the game left behind
+        stays in its file when it has any action, and the new game is saved beside
+        it, in the first free ``NAME-2.json``, ``NAME-3.json`` ...: a restart never
+        loses a saved game."""
         old = self.state
         self._drop_work()
+        if self.record_path is not None and self.recorder.turns:
+            kept, self._record_path = self.record_path, _free_beside(self.record_path)
+            self._texts.append(f"the last game stays in {kept}; this one is saved to "
+                               f"{self.record_path}")
         state = new_game(old.name, players=list(old.players), seed=old.seed, scene=old.scene,
                          variant=old.variant)
         self.recorder = rec.Recorder(state, self.recorder.scene_file)
@@ -496,6 +502,15 @@ def _make_bots(state: State) -> list[Bot | None]:
     """The bots of ``state``'s seats (each Player's ``bot``), as simulate makes them."""
     return [None if p.bot is None else make_bot(p.bot, state.seed, p.seat)
             for p in state.players]
+
+
+def _free_beside(path: Path) -> Path:
+    """The first of ``NAME-2.SUFFIX``, ``NAME-3.SUFFIX`` ... beside ``path`` that
+    does not exist."""
+    n = 2
+    while (candidate := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
+        n += 1
+    return candidate
 
 
 #: Record fields two records of the same game share (and the seats' names; who

@@ -64,3 +64,30 @@ def test_a_whole_game_is_played_through_the_app_to_its_result(base, tmp_path, va
     mine = [t["action"]["type"] for t in saved.data["turns"] if t["player"] == 0]
     assert drops == mine.count("drop") > 0
     assert pressed == len(mine) - drops
+
+
+def test_restart_with_autosave_keeps_the_last_game_and_ctrl_s_follows_the_new_file(base, tmp_path):
+    from balance3d.gui.app import TableApp
+    from balance3d.gui.session import Session
+    from balance3d.gui.trace import Trace
+
+    record = tmp_path / "game.json"
+    app = TableApp(base, record, Trace(tmp_path / "trace.jsonl"))
+    session = Session.new("tilted", players=["Ann", "Bob"], bots=[None, None], seed=5,
+                          record_path=record, speed="instant")
+    try:
+        app.start(session)
+        app.submit(session.state.legal_release())
+        for _ in range(50):
+            base.taskMgr.step()
+        played = record.read_bytes()
+        assert len(rec.load_record(record).data["turns"]) == 1
+        app.restart()
+        app.save()
+        assert record.read_bytes() == played             # the last game is kept
+        fresh = tmp_path / "game-2.json"
+        assert app.save_path == fresh and rec.load_record(fresh).data["turns"] == []
+        assert str(fresh) in app.widgets.hint.getText()
+        assert app.widgets.status.getText().startswith("saved to")
+    finally:
+        app.destroy()

@@ -382,6 +382,24 @@ def test_restart_gives_a_fresh_game_with_the_same_seats(human_first):
     assert s.recorder.record()["turns"] == [] and not s.can_undo() and s.last_verdict is None
 
 
+def test_restart_with_autosave_keeps_the_game_left_behind(human_first, tmp_path):
+    s = human_first
+    path = tmp_path / "game.json"
+    (tmp_path / "game-2.json").write_text("someone else's file\n")
+    s.record_path = path
+    s.submit(s.state.legal_release())
+    run_until(s, s.human_to_act)
+    played = path.read_bytes()
+    assert json.loads(played)["turns"]
+    s.restart()
+    assert path.read_bytes() == played                   # the old game is kept
+    assert (tmp_path / "game-2.json").read_text() == "someone else's file\n"
+    assert s.record_path == tmp_path / "game-3.json"
+    assert json.loads((tmp_path / "game-3.json").read_text())["turns"] == []
+    s.restart()                                          # nothing played: same file
+    assert s.record_path == tmp_path / "game-3.json"
+
+
 # ---------------------------------------------------------------------- preview
 def test_preview_gives_the_verdict_apply_would_and_leaves_the_game(human_first):
     s = human_first
