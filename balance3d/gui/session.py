@@ -32,20 +32,16 @@ from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import Bot, BotError, make_bot, plays
 from balance3d.games import Player, get_game, new_game
-from balance3d.games.base import (Action, GameError, IllegalActionError, RecordError, State,
-                                  Turn, Verdict, action_to_dict)
+from balance3d.games.base import (Action, IllegalActionError, State, Turn, Verdict,
+                                  action_to_dict)
 from balance3d.gui.clock import MAX_STEPS_PER_FRAME, PhysicsClock
+from balance3d.gui.saving import SaveFiles, SessionError, free_beside
 
 #: Simulated seconds per wall second at each paced speed ("instant" runs a turn to
 #: its end in one frame).
 SPEEDS = {"real": 1.0, "fast": 4.0}
 #: The speed names, slowest first.
 SPEED_NAMES = ("real", "fast", "instant")
-
-
-class SessionError(GameError):
-    """A session request that cannot be done now (saving mid-turn, undoing nothing,
-    overwriting another game's file ...)."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +95,7 @@ class Session:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="balance3d-bot")
         self._thinking: Future | None = None
         self._undo: list[_UndoPoint] = []
-        self._written: dict[Path, bytes] = {}
+        self._files = SaveFiles()
         self._texts: list[str] = []
         self._seen = len(state.events)
         self._replay = replay
@@ -183,7 +179,7 @@ class Session:
     def record_path(self, path: Path | None) -> None:
         if path is not None:
             path = Path(path)
-            self._check_target(path, self.record())
+            self._files.check(path, self.record())
         self._record_path = path
 
     @property
@@ -363,7 +359,7 @@ class Session:
         old = self.state
         self._drop_work()
         if self.record_path is not None and self.recorder.turns:
-            kept, self._record_path = self.record_path, _free_beside(self.record_path)
+            kept, self._record_path = self.record_path, free_beside(self.record_path)
             self._texts.append(f"the last game stays in {kept}; this one is saved to "
                                f"{self.record_path}")
         state = new_game(old.name, players=list(old.players), seed=old.seed, scene=old.scene,
@@ -389,7 +385,7 @@ class Session:
         if self.running is not None:
             raise SessionError(f"cannot save to {path} while a turn runs: wait for it to "
                                f"settle")
-        self._write(Path(path), self.record())
+        self._files.write(Path(path), self.record())
 
     def close(self) -> None:
         """Stop the worker (a move being worked out is abandoned)."""
@@ -437,7 +433,7 @@ class Session:
         self._texts.extend(e.text for e in events[self._seen:])
         self._seen = len(events)
         if self.record_path is not None:
-            self._write(self.record_path, record)
+            self._files.write(self.record_path, record)
 
     def _play_bot_move(self) -> None:
         """Begin the move the worker has worked out."""
@@ -468,65 +464,13 @@ class Session:
 
     def _autosave(self) -> None:
         if self.record_path is not None:
-            self._write(self.record_path, self.record())
-
-    def _write(self, path: Path, record: dict[str, Any]) -> None:
-        """Write ``record`` to ``path`` unless the file holds another game."""
-        self._check_target(path, record)
-        try:
-            rec.write_record(record, path, force=True)
-        except (RecordError, OSError) as exc:
-            raise SessionError(f"cannot save to {path}: {exc}") from None
-        self._written[path.resolve()] = rec.dumps(record).encode("ascii")
-
-    def _check_target(self, path: Path, record: dict[str, Any]) -> None:
-        """Refuse a ``path`` that holds something other than this session's last
-        write there or an earlier record of this game."""
-        if path.is_dir():
-            raise SessionError(f"cannot save to {path}: it is a folder")
-        if not path.exists() or self._written.get(path.resolve()) == path.read_bytes():
-            return
-        try:
-            old = rec.parse_record(rec.read_json(path)).data
-        except RecordError as exc:
-            raise SessionError(f"{path} exists and is not a game record ({exc}); it is "
-                               f"kept: save elsewhere") from None
-        if not _earlier_record(old, record):
-            raise SessionError(f"{path} holds a different game ({old['game']} "
-                               f"{old['variant']}, seed {old['seed']}, {len(old['turns'])} "
-                               f"actions), not an earlier record of this one; it is kept: "
-                               f"save elsewhere")
+            self._files.write(self.record_path, self.record())
 
 
 def _make_bots(state: State) -> list[Bot | None]:
     """The bots of ``state``'s seats (each Player's ``bot``), as simulate makes them."""
     return [None if p.bot is None else make_bot(p.bot, state.seed, p.seat)
             for p in state.players]
-
-
-def _free_beside(path: Path) -> Path:
-    """The first of ``NAME-2.SUFFIX``, ``NAME-3.SUFFIX`` ... beside ``path`` that
-    does not exist."""
-    n = 2
-    while (candidate := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
-        n += 1
-    return candidate
-
-
-#: Record fields two records of the same game share (and the seats' names; who
-#: plays a seat, a person or a bot, may change when a game is loaded).
-_SAME_GAME = ("format", "game", "variant", "seed", "scene", "setup")
-
-
-def _earlier_record(old: dict[str, Any], new: dict[str, Any]) -> bool:
-    """True when ``old`` is a record of the same game as ``new`` that stopped at or
-    before it (its turns are the first turns of ``new``)."""
-    if any(old.get(key) != new.get(key) for key in _SAME_GAME):
-        return False
-    if [p["name"] for p in old["players"]] != [p["name"] for p in new["players"]]:
-        return False
-    turns = old["turns"]
-    return len(turns) <= len(new["turns"]) and new["turns"][:len(turns)] == turns
 
 
 __all__ = ["SPEEDS", "SPEED_NAMES", "Session", "SessionError"]
