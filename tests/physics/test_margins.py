@@ -249,3 +249,31 @@ def test_the_tribalance_plate_reaches_the_frame_at_the_tilt_its_corner_gives(cor
     sharp = brentq(lambda th: rim_drop(th, reach) - FRAME_GAP, 1e-6, 0.5)
     got = engine_reach_tilt(math.pi / 2 + corner * 2 * math.pi / 3, sharp)
     assert -SURFACE_TOLERANCE <= rim_drop(got, reach) - FRAME_GAP < MARGIN
+
+
+# ---------------------------------------------------------------- no trace
+def test_setting_a_hull_shapes_margins_leaves_no_trace():
+    """The body that sets a new hull shape's margins is gone at once: asking
+    ``World.overlaps`` about an unused hull part early (as a window's preview
+    does) leaves the body count and ids as they were, and the same drops then
+    give bit-identical poses as in a World that built the shape at its first drop."""
+    logo = TOWER.parts["logo"]
+    plinth = next(spec for spec in TOWER.bodies if spec.part == "base")
+    top = plinth.position[2] + TOWER.parts["base"].extents[2] / 2
+    release = (plinth.position[0], plinth.position[1],
+               top + logo.extents[2] / 2 + PROBE_GAP)
+    runs = []
+    for early in (False, True):
+        with TOWER.build_world() as world:
+            world.settle()
+            count = world.client.getNumBodies()
+            if early:
+                assert world.overlaps(logo, release) == []
+                assert world.client.getNumBodies() == count
+            world.step(round(0.5 / world.settings.time_step))
+            world.drop("logo", logo, release)
+            assert world.body_id("logo") == count
+            world.settle()
+            runs.append(b"".join(np.concatenate(world.pose(n)).tobytes()
+                                 for n in world.names))
+    assert runs[0] == runs[1]
