@@ -65,7 +65,7 @@ from balance3d.physics.caches import clear_caches
 from balance3d.physics.quiet import quiet_output
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.welding import WeldState
-from balance3d.physics.engine_shapes import collision_shape_args
+from balance3d.physics.engine_shapes import collision_shape_args, create_collision_shape
 from balance3d.physics.world import PRIME_DISTANCE, PRIME_SPACING, World
 from balance3d.resources import scenes_dir
 from balance3d.scene import BodySpec, Scene, body_pose, list_scenes, load_scene, rpy_to_quat
@@ -201,8 +201,7 @@ def build_bare(scene: Scene, settings: PhysicsSettings) -> BareLoop:
     for body in scene.bodies:
         part = scene.parts[body.part]
         if body.part not in shapes:
-            shapes[body.part] = pybullet.createCollisionShapeArray(
-                **collision_shape_args(part, s), physicsClientId=cid)
+            shapes[body.part] = create_collision_shape(cid, collision_shape_args(part, s), s)
         pos, quat = body_pose(part, body.position, rpy_to_quat(body.rpy))
         uid = pybullet.createMultiBody(
             baseMass=0.0 if part.static else part.mass,

@@ -22,9 +22,11 @@ class PhysicsSettings:
             lengths and inertia are scaled and every value crossing the World's API is
             scaled back, so results are in SI whatever the scale.
         gravity : m/s^2, downwards.
-        collision_margin : m, convex margin of every collision piece.  Bullet adds a
+        collision_margin : m, convex margin of the collision pieces.  Bullet adds a
             hull's margin outside it, so the World shrinks hulls by it first: they
-            touch at their true faces, with edges rounded to this radius.
+            touch at their true faces, with edges rounded to this radius.  A box's
+            or cylinder's margin lies inside it; inside a compound it stays at
+            pybullet's 0.001 engine units (see :mod:`balance3d.physics.engine_shapes`).
         contact_breaking_threshold : m, distance at which Bullet drops a cached contact.
         enable_sat : find the separating axis of two convex hulls by SAT instead of
             GJK (Bullet's ``enableSAT``).  Only used with ``polyhedral_contacts``.

@@ -46,7 +46,7 @@ with quiet_output():
 from balance3d.meshes.part import Part
 from balance3d.physics.bodies import (Body, BodyState, Fresh, Quat, Snapshot, Vec3,
                                       creation_runs)
-from balance3d.physics.engine_shapes import collision_shape_args
+from balance3d.physics.engine_shapes import collision_shape_args, create_collision_shape
 from balance3d.physics.errors import InvalidStateError, OverlapError, WorldError
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.welding import Welds
@@ -223,7 +223,8 @@ class World:
             return self._shape_cache[key][1]
         if key not in self._shape_args:
             self._shape_args[key] = (part, collision_shape_args(part, self.settings))
-        shape = self._client.createCollisionShapeArray(**self._shape_args[key][1])
+        shape = create_collision_shape(self._client._client, self._shape_args[key][1],
+                                       self.settings)
         if shape < 0:
             raise WorldError(f"pybullet could not build the collision shape of part {part.name!r}")
         self._shape_cache[key] = (part, shape)
