@@ -21,10 +21,10 @@ import numpy as np
 import trimesh
 from scipy.spatial.transform import Rotation
 
-from balance3d.games.tribalance.judge import PlateFrame, frame_contacts
+from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.rules import BALL, FRAME, PLATE, piece_owner, piece_weight
 from balance3d.games.tribalance.state import TribalanceState
-from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
+from balance3d.gui.games import CameraPreset, Colour, Tray
 from balance3d.gui.view.marks import flat_rect, flat_text, place, segments, solid, unlit
 from balance3d.meshes.part import Part
 
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
     from balance3d.gui.view.table import TableView
 
-#: Name of the table body every scene has (shared/common.toml).
-TABLE_BODY = "table"
+#: Names of the table body every scene has and of the ball's stand.
+TABLE_BODY, STAND = "table", "stand"
 #: RGBA: the felt, the plate's light wood, the ball, the stand and the frame.
 FELT: Colour = (0.16, 0.36, 0.24, 1.0)
 PLATE_WOOD: Colour = (0.86, 0.72, 0.50, 1.0)
@@ -239,9 +239,9 @@ class TribalanceTable:
         return state.piece_part(piece)
 
     def colour(self, state: TribalanceState, name: str) -> Colour:
-        fixed = {TABLE_BODY: FELT, PLATE: PLATE_WOOD, BALL: BALL_WOOD, FRAME: FRAME_WOOD}
-        return fixed[name] if name in fixed else (
-            FRAME_WOOD if name == "stand" else piece_colour(name))
+        fixed = {TABLE_BODY: FELT, PLATE: PLATE_WOOD, BALL: BALL_WOOD, FRAME: FRAME_WOOD,
+                 STAND: FRAME_WOOD}
+        return fixed[name] if name in fixed else piece_colour(name)
 
     def decorate(self, view: TableView, state: TribalanceState) -> None:
         fields = unlit(design_node(view, state))
