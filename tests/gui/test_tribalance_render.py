@@ -18,6 +18,9 @@ SIZE = (640, 360)
 SAME_HUE = 0.02
 #: The ink of a number is at most this share of its field's paint's brightness.
 INK_SHARE = 0.4
+#: m, how far a node's position (Panda3D keeps single precision) may be from the
+#: point it was put at.
+NODE_PRECISION = 1e-5
 #: pixels: half size of the square searched for a number's ink.
 INK_WINDOW = 3
 
@@ -111,5 +114,34 @@ def test_where_the_plate_rests_on_the_frame_is_marked(base):
         frame_top = state.world.vertices("frame")[:, 2].max()
         at = pixel(view, image, (corner[0], corner[1], frame_top))
         assert_hue(at, tb.CONTACT_COLOUR, "the frame contact at corner 0")
+    finally:
+        view.destroy()
+
+
+def test_a_touch_of_the_frame_while_a_placement_runs_is_marked_where_it_happens(base):
+    from balance3d.gui.view.table import TableView
+
+    state = TribalanceState.arranged(2, hands=[[5], [1]], first=0)
+    view = TableView(base, state, shadows=False)
+    try:
+        turn = state.begin(Place(state.hand(0)[0], 12))
+        touches = []
+        for _ in range(2000):                  # 1/240 s steps: at most 8.3 s simulated
+            turn.advance(1)
+            touches = state.world.contacts("plate", "frame")
+            if touches or turn.done:
+                break
+        assert touches, "the plate never touched the frame"
+        view.set_poses(turn.poses())
+        layer = view.root.find(f"**/{tb.CONTACT_LAYER}")
+        assert not layer.isEmpty()
+        marks = np.array(sorted(tuple(m.getPos(view.base.render))
+                                for m in layer.findAllMatches("touch:*")))
+        where = np.array(sorted(tuple(ct.position_a if ct.body_a == "plate" else ct.position_b)
+                                for ct in touches))
+        assert marks.shape == where.shape
+        assert np.abs(marks - where).max() < NODE_PRECISION
+        assert not layer.findAllMatches("contact:*")     # judged only once it ends
+        turn.run()
     finally:
         view.destroy()

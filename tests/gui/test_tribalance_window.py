@@ -2,9 +2,14 @@
 window driver of ``test_window_xvfb.py``): xdotool picks a piece from the tray,
 points at a free field and clicks; the record, replayed headless, has that Place
 on that field.  A click on a taken field is refused with the game's reason and
-the record does not change; the Pass button passes."""
+the record does not change; the Pass button passes.  And ``play tribalance
+--screenshot`` draws the plate and its fields offscreen, without a display."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -12,8 +17,14 @@ import shapely
 
 from balance3d import record as rec
 from balance3d.games import Pass, Place, new_game
+from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.gui.games import game_text
-from test_window_xvfb import SETTLE, TITLE, _click, _state_after, project, window  # noqa: F401
+from balance3d.gui.games.tribalance import table as tb
+from test_window_xvfb import (ROOT, SETTLE, TITLE, _click, _png, _state_after,  # noqa: F401
+                              project, window)
+
+#: Largest chromaticity distance (r, g, b over their sum) for "this colour".
+SAME_HUE = 0.02
 
 #: The free field aimed at (numbered 1: any lone piece there keeps the plate clear
 #: of the frame on the default scene).
@@ -83,3 +94,33 @@ def test_a_piece_placed_with_the_mouse_a_taken_field_refused_and_a_pass(
     assert w.close(xdotool) == 0
     turns = rec.load_record(record).data["turns"]
     assert turns[2]["player"] == 0 and turns[2]["action"] == {"type": "pass"}
+
+
+def chroma(rgb):
+    rgb = np.asarray(rgb, float)
+    return rgb / max(rgb.sum(), 1e-9)
+
+
+def test_play_tribalance_screenshot_shows_the_plate_and_its_fields_without_a_display(tmp_path):
+    shot, trace = tmp_path / "table.png", tmp_path / "trace.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    done = subprocess.run([sys.executable, "-m", "balance3d.cli", "play", "tribalance",
+                           "--seed", "3", "--screenshot", str(shot), "--size", "640x360",
+                           "--trace", str(trace)],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    [frame] = [json.loads(line) for line in trace.read_text().splitlines()
+               if json.loads(line)["event"] == "frame"]
+    pixels = _png(shot)
+    state = new_game("tribalance", players=2, seed=3)
+    plate = PlateFrame.of(state.world, state.side)
+    # the plate's wood halfway out to field 9 (no field there); field 12's paint
+    # beside its number
+    field = state.rules.fields[12]
+    for (x, y), colour in (((0.0, 0.095), tb.PLATE_WOOD),
+                           ((field.x + 0.010, field.y), tb.FIELD_PAINT)):
+        px, py = np.round(project(frame, plate.top_point(x, y))).astype(int)
+        rgb = pixels[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3)
+        seen = np.median(rgb.astype(float), axis=0)
+        assert np.linalg.norm(chroma(seen) - chroma(colour[:3])) < SAME_HUE, (x, y, seen)

@@ -54,9 +54,11 @@ PIECE_INK: Colour = (1.0, 1.0, 1.0, 1.0)
 NAME_INK: Colour = (0.97, 0.96, 0.92, 1.0)
 #: Share of the felt mixed into a seat's colour for its mat.
 MAT_FELT_SHARE = 0.55
-#: RGBA of the markers where the plate rests on the frame, and of the designer's
-#: tilt arrow.
+#: RGBA of the markers where the plate rested on the frame when an invalid
+#: placement was judged, where it touches the frame now (a touch while it moves does
+#: not count), and of the designer's tilt arrow.
 CONTACT_COLOUR: Colour = (1.0, 0.10, 0.05, 1.0)
+TOUCH_COLOUR: Colour = (1.0, 0.60, 0.05, 1.0)
 TILT_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 
 #: m: a field circle's radius beyond the piece's, the ring's width, the height of
@@ -68,8 +70,9 @@ PIECE_DIGIT, NAME_HEIGHT = 0.010, 0.024
 #: most pieces in a tray row; margin of a mat round its rows; band for the name.
 TRAY_DISTANCE, SLOT_GAP, ROW_PIECES = 0.34, 0.010, 7
 MAT_MARGIN, NAME_BAND = 0.015, 0.04
-#: m, radius of a plate-frame contact marker; length of the mark along a side.
-CONTACT_RADIUS, SIDE_MARK = 0.008, 0.08
+#: m, radius of a judged plate-frame contact's marker, of a touch's; length of the
+#: mark along a side.
+CONTACT_RADIUS, TOUCH_RADIUS, SIDE_MARK = 0.008, 0.004, 0.08
 #: Name of the view's overlays: the plate-frame contacts, the designer's tilt.
 CONTACT_LAYER, TILT_LAYER = "tribalance:frame-contacts", "tribalance:tilt"
 #: m, length of the designer's tilt arrow per degree of tilt.
@@ -209,9 +212,9 @@ def contact_marks(state: TribalanceState, contacts: list[dict]) -> tuple[list, l
 
 
 @cache
-def contact_mesh() -> trimesh.Trimesh:
-    """A plate-frame contact marker: a sphere of :data:`CONTACT_RADIUS` m."""
-    return trimesh.creation.icosphere(2, CONTACT_RADIUS)
+def marker_mesh(radius: float) -> trimesh.Trimesh:
+    """A contact marker: a sphere of ``radius`` m."""
+    return trimesh.creation.icosphere(2, radius)
 
 
 class TribalanceTable:
@@ -271,6 +274,9 @@ class TribalanceTable:
                       NAME_INK)
 
     def update(self, view: TableView, state: TribalanceState, designer: bool) -> None:
+        """Mark where the plate touches the frame now (live, while a placement runs)
+        and, once an invalid placement is judged, the corners and sides it rested
+        on; the designer's tilt arrow (downhill, :data:`TILT_ARROW` m per degree)."""
         world = state.world
         live = [ct.position_a if ct.body_a == PLATE else ct.position_b
                 for ct in world.contacts(PLATE, FRAME)]
@@ -278,8 +284,12 @@ class TribalanceTable:
             if state.running is None else ([], [])
         if live or points or pairs:
             layer = view.overlay(CONTACT_LAYER)
-            for i, point in enumerate([*live, *points]):
-                solid(layer, f"contact:{i}", contact_mesh(), CONTACT_COLOUR).setPos(*point)
+            for i, point in enumerate(live):
+                solid(layer, f"touch:{i}", marker_mesh(TOUCH_RADIUS), TOUCH_COLOUR) \
+                    .setPos(*point)
+            for i, point in enumerate(points):
+                solid(layer, f"contact:{i}", marker_mesh(CONTACT_RADIUS), CONTACT_COLOUR) \
+                    .setPos(*point)
             if pairs:
                 segments(layer, "sides", pairs, CONTACT_COLOUR, thickness=6.0)
         else:
