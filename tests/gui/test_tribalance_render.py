@@ -145,3 +145,47 @@ def test_a_touch_of_the_frame_while_a_placement_runs_is_marked_where_it_happens(
         turn.run()
     finally:
         view.destroy()
+
+
+def line_points(node):
+    """World points (m) of every vertex of the line segments under ``node``."""
+    from panda3d.core import GeomVertexReader
+
+    points = []
+    for path in node.findAllMatches("**/+GeomNode"):
+        for geom in path.node().getGeoms():
+            reader = GeomVertexReader(geom.getVertexData(), "vertex")
+            while not reader.isAtEnd():
+                v = reader.getData3()
+                points.append(np.array(node.getParent().getRelativePoint(path, v)))
+    return points
+
+
+def test_the_designers_tilt_arrow_points_downhill_by_the_tilt(base):
+    from balance3d.gui.view.table import TableView
+
+    state = TribalanceState.arranged(2, hands=[[4], [1]], first=0)
+    state.stage([Place(state.hand(0)[0], 6)])        # field 6: number 3, towards +x +y
+    view = TableView(base, state, shadows=False)
+    try:
+        assert view.root.find(f"**/{tb.TILT_LAYER}").isEmpty()
+        view.set_designer(True)
+        layer = view.root.find(f"**/{tb.TILT_LAYER}")
+        start, tip = line_points(layer)
+        frame = PlateFrame.of(state.world, state.side)
+        tilt = np.degrees(np.arccos(frame.normal[2]))
+        assert tilt > 0.5
+        assert np.linalg.norm(start - frame.top_point(0.0, 0.0)) < NODE_PRECISION
+        arrow = tip - start
+        # level, as long as TILT_ARROW per degree, along the downhill direction: the
+        # top face's normal seen from above leans the way the plate goes down
+        assert abs(arrow[2]) < NODE_PRECISION
+        assert np.linalg.norm(arrow) == pytest.approx(tb.TILT_ARROW * tilt, rel=1e-4)
+        downhill = frame.normal[:2] / np.linalg.norm(frame.normal[:2])
+        assert arrow[:2] / np.linalg.norm(arrow[:2]) == pytest.approx(downhill, abs=1e-4)
+        field = state.rules.fields[6]
+        assert arrow[:2] @ np.array([field.x, field.y]) > 0    # towards the loaded field
+        view.set_designer(False)
+        assert view.root.find(f"**/{tb.TILT_LAYER}").isEmpty()
+    finally:
+        view.destroy()
