@@ -137,16 +137,9 @@ def mat_extent(pieces: int, radius: float) -> tuple[float, float, float, float]:
 
 def piece_radius(state: TribalanceState) -> float:
     """m, the widest piece's radius seen from above (the tray pitch, the fields'
-    circles)."""
-    return max(float(np.linalg.norm(state.piece_part(p).mesh.vertices[:, :2], axis=1).max())
-               for p in _one_of_each(state))
-
-
-def _one_of_each(state: TribalanceState) -> list[str]:
-    """A piece name of each weight some seat was dealt (for their parts)."""
-    names = {piece_weight(p): p for seat in range(len(state.players))
-             for p in [*state.hand(seat), *state.placed] if piece_owner(p) == seat}
-    return list(names.values())
+    circles), from the scene's piece parts."""
+    return max(float(np.linalg.norm(state.scene.parts[name].mesh.vertices[:, :2], axis=1).max())
+               for name in state.rules.piece_parts)
 
 
 def design_node(view: TableView, state: TribalanceState) -> NodePath:
