@@ -1,5 +1,5 @@
-"""Make the README's screenshots: a seeded game of bots played to a few moments,
-each frame rendered offscreen by ``balance3d play --screenshot`` (no display needed).
+"""Make the README's screenshots: seeded games of bots played to a few moments, each
+frame rendered offscreen by ``balance3d play --screenshot`` (no display needed).
 
 Run from the repository root (balance3d installed, or ``PYTHONPATH=.``)::
 
@@ -18,20 +18,24 @@ from pathlib import Path
 FOLDER = Path(__file__).resolve().parent / "screenshots"
 #: pixels, size of every screenshot.
 SIZE = "1280x720"
-#: The game shown: (arguments of ``balance3d play``).
-GAME = ("tilted", "--players", "3", "--bots", "planner,random,planner", "--seed", "7")
-#: (file name, actions played before the frame, what it shows).
+#: The games shown: (arguments of ``balance3d play``).
+TILTED = ("tilted", "--players", "3", "--bots", "planner,random,planner", "--seed", "7")
+TRIBALANCE = ("tribalance", "--players", "3", "--bots", "planner,random,planner", "--seed", "7")
+#: (file name, game, actions played before the frame, what it shows).
 SHOTS = (
-    ("tilted-start.png", 0, "the table at the start: beam, fulcrum, each seat's tray, the supply"),
-    ("tilted-turn-6.png", 6, "a few turns in: blocks on the beam, coins won"),
-    ("tilted-turn-16.png", 16, "later: a loaded beam, the HUD and the event log"),
+    ("tilted-start.png", TILTED, 0,
+     "the table at the start: beam, fulcrum, each seat's tray, the supply"),
+    ("tilted-turn-6.png", TILTED, 6, "a few turns in: blocks on the beam, coins won"),
+    ("tilted-turn-16.png", TILTED, 16, "later: a loaded beam, the HUD and the event log"),
+    ("tribalance-turn-8.png", TRIBALANCE, 8,
+     "Tri-Ba-Lance: the plate on its ball, numbered fields, pieces placed, each seat's tray"),
 )
 
 
 def main() -> int:
     FOLDER.mkdir(parents=True, exist_ok=True)
-    for name, turns, what in SHOTS:
-        command = [sys.executable, "-m", "balance3d.cli", "play", *GAME, "--size", SIZE,
+    for name, game, turns, what in SHOTS:
+        command = [sys.executable, "-m", "balance3d.cli", "play", *game, "--size", SIZE,
                    "--turns", str(turns), "--screenshot", str(FOLDER / name)]
         print(f"{name}: {what}\n  balance3d play {' '.join(command[4:])}", flush=True)
         subprocess.run(command, check=True)

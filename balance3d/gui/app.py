@@ -20,11 +20,20 @@ from balance3d.gui import picking, pointing
 from balance3d.gui.gesture import DropGesture, GestureError
 from balance3d.gui.games import game_text
 from balance3d.gui.hud import hud_text
+from balance3d.gui.place_gesture import PlaceGesture, gesture_for
 from balance3d.gui.session import SPEED_NAMES, SPEEDS
 from balance3d.gui.trace import Trace
+from balance3d.gui.view.marks import segments
 from balance3d.gui.view.table import TableView
 from balance3d.gui.widgets import Widgets
 from balance3d.physics.world import WorldError
+
+#: Name of the view's overlay outlining the release region under the pointer.
+REGION_LAYER = "gesture:region"
+#: RGBA of that outline when the release there is legal / refused.
+REGION_LEGAL, REGION_REFUSED = (1.0, 0.85, 0.1, 1.0), (0.95, 0.08, 0.05, 1.0)
+#: m, how far the outline floats above the region's top.
+REGION_LIFT = 0.001
 
 #: slow motion factors offered by [ and ] (simulated seconds per wall second).
 SLOW_MOTION = (1.0, 0.5, 0.25, 0.125, 0.0625)
@@ -43,7 +52,7 @@ class TableApp:
         self.trace = trace
         self.session: Any = None
         self.view: TableView | None = None
-        self.gesture = DropGesture()
+        self.gesture: DropGesture | PlaceGesture = DropGesture()
         self.widgets = Widgets(base, self.decide)
         self.designer = False
         self.slow = 0
@@ -99,7 +108,8 @@ class TableApp:
             self.session.close()
         self.session = session
         self.replaying = replaying
-        self.gesture.cancel()
+        self.put_back()
+        self.gesture = gesture_for(session.state)
         if self.view is not None and self.view.state.name != session.state.name:
             self.view.destroy()
             self.view = None
@@ -175,7 +185,7 @@ class TableApp:
             hit = self.surface_hit(*ray)
             if hit is not None:
                 self.gesture.move(hit[0], hit[1])
-        key = self.gesture.action()
+        key = (self.gesture.holding, self.gesture.action())
         if key == self._ghost_key:
             return
         self._ghost_key = key
@@ -183,6 +193,7 @@ class TableApp:
         part = state.piece_part(self.gesture.holding)
         view.show_ghost(part, self.gesture.ghost_pose(state), ok)
         view.show_marker(self.gesture.landing_point(state))
+        self._show_region(ok)
         if ok:
             self.widgets.set_status(f"{self.gesture.holding}: click to release, Esc puts it back")
         else:
@@ -262,9 +273,23 @@ class TableApp:
         drop = self.gesture.release(state)
         self.view.hide_ghost()
         self.view.hide_marker()
+        self.view.clear_overlay(REGION_LAYER)
         self.trace.write("release", pointer=pointing.pointer_pixel(self.base),
                          action=action_to_dict(drop))
         self.submit(drop)
+
+    def _show_region(self, ok: bool) -> None:
+        """Outline the release region under the pointer (a place gesture's field),
+        in the refusal colour when the game refuses the release there."""
+        region = self.gesture.region() if isinstance(self.gesture, PlaceGesture) else None
+        if region is None:
+            self.view.clear_overlay(REGION_LAYER)
+            return
+        z = region["top_z"] + REGION_LIFT
+        ring = [(x, y, z) for x, y in region["polygon"]]
+        segments(self.view.overlay(REGION_LAYER), "outline",
+                 list(zip(ring, ring[1:] + ring[:1])), REGION_LEGAL if ok else REGION_REFUSED,
+                 thickness=3.0)
 
     def _refuse(self, reason: str, action: Any = None) -> None:
         self.widgets.set_status(reason, alert=True)
@@ -290,6 +315,7 @@ class TableApp:
         if self.view is not None:
             self.view.hide_ghost()
             self.view.hide_marker()
+            self.view.clear_overlay(REGION_LAYER)
         self.widgets.set_status("")
 
     def _turn(self, steps: int) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from balance3d.commands.report import describe_outcome
-from balance3d.games.base import Action, action_to_dict
+from balance3d.games.base import Action, Pass, State, action_to_dict
 from balance3d.gui.games import game_text
 from balance3d.gui.session import Session
 from balance3d.record import describe_action
@@ -28,7 +28,8 @@ class HudText:
     "Bob (planner) is thinking...", what is running, or the result (several lines).
     verdict : the last verdict's lines.  log : the last :data:`LOG_LINES` event
     texts.  decisions : (button label, action) for each decision a human at this
-    computer may take now (empty otherwise, and while a drop is asked for).
+    computer may take now (empty otherwise): the legal decisions, and a Pass the game
+    takes beside a physical action.
     """
 
     title: str
@@ -49,13 +50,22 @@ def hud_text(session: Session) -> HudText:
         mark = CURRENT_MARK if seat == current else OTHER_MARK
         bot = session.bot(seat)
         seats.append(mark + text.seat_line(state, seat) + (f"  [{bot.name}]" if bot else ""))
-    decisions = ([(text.decision_label(state, a), a) for a in state.legal_decisions()]
+    decisions = ([(text.decision_label(state, a), a) for a in _decisions(state)]
                  if session.human_to_act() else [])
     return HudText(
         title=f"{state.name.capitalize()} ({state.variant}) - turn {state.turn}",
         seats=seats, prompt=_prompt(session), log=[e.text for e in state.events[-LOG_LINES:]],
         verdict=text.verdict_lines(session.last_verdict) if session.last_verdict else [],
         decisions=decisions)
+
+
+def _decisions(state: State) -> list[Action]:
+    """``state.legal_decisions()``, and a Pass when the game takes one now that it
+    does not list (a pass offered beside a physical action)."""
+    decisions = list(state.legal_decisions())
+    if Pass() not in decisions and state.is_legal(Pass())[0]:
+        decisions.append(Pass())
+    return decisions
 
 
 def _prompt(session: Session) -> str:

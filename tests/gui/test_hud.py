@@ -114,3 +114,24 @@ def test_a_replay_says_how_far_it_is(tmp_path):
         lines = hud_text(r).prompt.split("\n")
         assert lines[0] == f"replay: the end; all {total} verdicts as recorded"
         assert lines[1:] == describe_outcome(r.record())
+
+
+def test_a_pass_the_game_takes_beside_a_place_gets_a_button():
+    """Tri-Ba-Lance lists no decisions in its place phase, yet takes a Pass there
+    (the player is then out): the HUD offers it, and clicking it passes."""
+    from balance3d.games.base import Pass
+    from balance3d.games.tribalance import TribalanceState
+
+    state = TribalanceState.arranged(2, first=0)
+    assert state.legal_decisions() == [] and state.is_legal(Pass())[0]
+    s = Session(rec.Recorder(state), [None, make_bot("random", 0, 1)])
+    try:
+        hud = hud_text(s)
+        assert hud.decisions == [(game_text("tribalance").decision_label(state, Pass()),
+                                  Pass())]
+        s.submit(hud.decisions[0][1])
+        assert 0 in s.state.out
+        # the bot's seat is not a human's: no buttons
+        assert hud_text(s).decisions == []
+    finally:
+        s.close()

@@ -164,22 +164,27 @@ class TribalanceState(TurnsMixin, State):
         """One region per free field (kind "plate_field"): a polygon around the
         field's circle on the plate's top face, seen from above (m, world x, y),
         its highest point ``top_z`` (m) and the field's ``field`` index and
-        ``number``.  None unless the phase is "place"."""
+        ``number``.  ``"taken"`` lists the same for each field a piece stands on,
+        with its ``piece``: no release lies there, but a window can say why.  None
+        unless the phase is "place"."""
         if self._phase != Phase.PLACE:
             return None
         frame = PlateFrame.of(self.world, self.side)
         radius = self._piece_radius()
         angles = np.linspace(0.0, 2 * math.pi, FIELD_POLYGON_CORNERS, endpoint=False)
-        regions = []
-        for i in self.free_fields():
-            f = self.rules.fields[i]
+        on_field = {field: piece for piece, field in self._placed.items()}
+        regions, taken = [], []
+        for i, f in enumerate(self.rules.fields):
             ring = [(f.x + radius * math.cos(a), f.y + radius * math.sin(a),
                      frame.thickness / 2) for a in angles]
             points = frame.to_world(ring)
-            regions.append({"polygon": [[float(x), float(y)] for x, y in points[:, :2]],
-                            "top_z": float(points[:, 2].max()), "field": i,
-                            "number": f.number})
-        return {"kind": "plate_field", "regions": regions}
+            region = {"polygon": [[float(x), float(y)] for x, y in points[:, :2]],
+                      "top_z": float(points[:, 2].max()), "field": i, "number": f.number}
+            if i in on_field:
+                taken.append({**region, "piece": on_field[i]})
+            else:
+                regions.append(region)
+        return {"kind": "plate_field", "regions": regions, "taken": taken}
 
     def legal_release(self) -> Place | None:
         """The lightest piece the current player holds on the first free field that

@@ -1,0 +1,57 @@
+"""Tri-Ba-Lance's words in the window, against the state's and the verdicts' facts."""
+from __future__ import annotations
+
+from balance3d.games.base import Pass, Place
+from balance3d.games.tribalance import TribalanceState
+from balance3d.gui.games import game_text
+
+TEXT = game_text("tribalance")
+
+
+def piece(state, seat, weight):
+    return next(p for p in state.hand(seat) if p.startswith(f"{weight}w-"))
+
+
+def test_seat_lines_count_the_pieces_left_their_weight_and_the_points():
+    state = TribalanceState.arranged(2, hands=[[1, 3, 5], [2]], first=0)
+    # score: held pieces count minus their weight (rules: -1 -3 -5 = -9)
+    assert TEXT.seat_line(state, 0) == "Player 1  -9 points  3 pieces left (weight 9)"
+    assert TEXT.seat_line(state, 1) == "Player 2  -2 points  1 piece left (weight 2)"
+
+
+def test_a_valid_placement_scores_weight_times_number_in_words():
+    state = TribalanceState.arranged(2, hands=[[2, 1], [1]], first=0)
+    verdict = state.apply(Place(piece(state, 0, 2), 0))     # field 0 is numbered 1
+    lines = TEXT.verdict_lines(verdict)
+    assert verdict.valid and lines[0] == verdict.summary
+    assert lines[1].startswith(f"valid: the plate tilts {verdict.tilt_deg:.2f} degrees")
+    assert lines[1].endswith("2 points")                    # weight 2 x number 1
+    # the seat line follows: 2 points on the plate minus the held weight-1 piece
+    assert TEXT.seat_line(state, 0) == "Player 1  1 point  1 piece left (weight 1)"
+
+
+def test_an_invalid_placement_names_where_the_plate_rests_and_what_went_back():
+    # a weight-5 piece alone on a corner field (number 5) puts that corner down
+    state = TribalanceState.arranged(2, hands=[[5], [1]], first=0)
+    corner_piece = piece(state, 0, 5)
+    verdict = state.apply(Place(corner_piece, 12))          # field 12: the +y corner
+    assert not verdict.valid
+    lines = TEXT.verdict_lines(verdict)
+    assert "rests on the frame at corner 0 (back corner)" in lines[1]
+    assert f"back to their owners: {corner_piece}" in lines
+
+
+def test_the_prompt_offers_placing_or_passing_and_the_pass_label_says_out():
+    state = TribalanceState.arranged(3, first=1)
+    prompt = TEXT.prompt(state)
+    assert prompt.startswith("Player 2: place a piece on a free field (15 free)")
+    assert "pass" in prompt
+    assert TEXT.decision_label(state, Pass()) == "Pass (be out)"
+
+
+def test_after_the_end_the_prompt_is_the_end_event():
+    state = TribalanceState.arranged(2, hands=[[1], [1]], first=0)
+    state.apply(Pass())
+    state.apply(Pass())
+    assert state.is_over
+    assert TEXT.prompt(state) == [e.text for e in state.events if e.kind == "end"][-1]
