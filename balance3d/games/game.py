@@ -34,6 +34,8 @@ class Game:
         ``default_bot`` is one of them.
     release_kind : the ``kind`` of :meth:`State.release_area
         <balance3d.games.base.State.release_area>` regions ("beam_half", ...).
+    title : the game's name as people write it ("Tri-Ba-Lance"); default the
+        registered name, capitalised.
     """
 
     name: str
@@ -46,6 +48,7 @@ class Game:
     bots: Mapping[str, str]
     default_bot: str
     release_kind: str
+    title: str = ""
     _rules: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -56,6 +59,11 @@ class Game:
             raise ValueError(f"game {self.name!r}: default bot {self.default_bot!r} is not "
                              f"one of its bots {tuple(self.bots)}")
         self.state_class.game = self
+
+    @property
+    def display_name(self) -> str:
+        """The name shown to people: :attr:`title`, else the name capitalised."""
+        return self.title or self.name.capitalize()
 
     def player_counts(self, variant: str) -> tuple[int, ...]:
         """Allowed player counts of ``variant`` (:class:`GameError` for an unknown

@@ -53,7 +53,7 @@ def hud_text(session: Session) -> HudText:
     decisions = ([(text.decision_label(state, a), a) for a in _decisions(state)]
                  if session.human_to_act() else [])
     return HudText(
-        title=f"{state.name.capitalize()} ({state.variant}) - turn {state.turn}",
+        title=f"{state.game.display_name} ({state.variant}) - turn {state.turn}",
         seats=seats, prompt=_prompt(session), log=[e.text for e in state.events[-LOG_LINES:]],
         verdict=text.verdict_lines(session.last_verdict) if session.last_verdict else [],
         decisions=decisions)

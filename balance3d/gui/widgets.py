@@ -16,11 +16,13 @@ from panda3d.core import Point3, TextNode
 #: The controls, as the help overlay and the README list them: (keys, what they do).
 CONTROLS: tuple[tuple[str, str], ...] = (
     ("left-click a tray piece", "pick it up (only your own pieces, on your turn)"),
-    ("move the mouse", "carry its ghost over the release area; the ring marks the landing"),
-    ("wheel, Q / E", "turn the held piece"),
-    ("Tab", "stand it flat, on edge, upright"),
-    ("W / S, PgUp / PgDn", "raise / lower the release height"),
-    ("left-click", "release it (only where the ghost is not red)"),
+    ("move the mouse", "carry its ghost over the release area: for a drop the ring marks "
+                       "the landing; for a placement the field under it is outlined"),
+    ("wheel, Q / E", "turn the held piece (drops)"),
+    ("Tab", "stand it flat, on edge, upright (drops)"),
+    ("W / S, PgUp / PgDn", "raise / lower the release height (drops)"),
+    ("left-click", "release it (only where the ghost or the outline is not red)"),
+    ("Pass button", "pass, where the game allows it (shown with its consequence)"),
     ("Esc, right-click", "put it back"),
     ("right-drag", "orbit the camera"),
     ("middle-drag, Shift+right-drag", "pan"),

@@ -135,3 +135,11 @@ def test_a_pass_the_game_takes_beside_a_place_gets_a_button():
         assert hud_text(s).decisions == []
     finally:
         s.close()
+
+
+def test_the_title_names_the_game_as_people_write_it():
+    s = Session.new("tribalance", players=["Ann", "Bob"], bots=[None, None], seed=1)
+    try:
+        assert hud_text(s).title == "Tri-Ba-Lance (basic) - turn 0"
+    finally:
+        s.close()

@@ -76,7 +76,7 @@ from balance3d.games.tribalance.verdicts import TribalancePassVerdict, Tribalanc
 
 #: The game of Tri-Ba-Lance, registered as "tribalance".
 GAME = Game(
-    name="tribalance", variants=("basic",), counts=VARIANT_PLAYER_COUNTS,
+    name="tribalance", title="Tri-Ba-Lance", variants=("basic",), counts=VARIANT_PLAYER_COUNTS,
     state_class=TribalanceState, parse_rules=TribalanceRules.from_scene, score_name="points",
     action_types=("place", "pass"),
     bots={"planner": "balance3d.games.tribalance.planner:PlannerBot",
