@@ -66,13 +66,12 @@ def read_tower(world: World, base: str, pieces: list[str]) -> TowerReading:
     """Levels and falls of the tower on ``base`` made of ``pieces`` (names; those
     not in the world count as fallen).  A piece's level is 1 + the highest level
     among the pieces of this tower (or the base, level 0) supporting it in the
-    World's support graph; a piece that touches a static body other than ``base``
-    (the table, another base), or that no chain of supports through this tower's
-    pieces joins to ``base``, fell."""
+    World's support graph; a piece that touches any body not of this tower (the
+    table, another base, another tower's piece), or that no chain of supports
+    through this tower's pieces joins to ``base``, fell."""
     present = set(world.names)
     standing = [p for p in pieces if p in present]
     graph = world.support_graph()
-    statics = [n for n in world.names if world.is_static(n) and n != base]
     levels: dict[str, int] = {base: 0}
     for _ in range(len(standing) + 1):
         changed = False
@@ -83,7 +82,8 @@ def read_tower(world: World, base: str, pieces: list[str]) -> TowerReading:
                 changed = True
         if not changed:
             break
-    touching = {p for p in standing if any(world.contacts(p, s) for s in statics)}
+    own = {base, *standing}
+    touching = {p for p in standing if world.touching(p) - own}
     del levels[base]
     fallen = [p for p in pieces if p not in levels or p in touching]
     return TowerReading({p: levels[p] for p in standing if p not in fallen}, fallen)

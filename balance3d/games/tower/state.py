@@ -42,6 +42,7 @@ class TowerState(CardsMixin, TurnsMixin, State):
         self._tasks: list[dict[str, Any]] = []
         self._roller = 0
         self._dice: list[str] = []
+        self._loaded: list[list[str]] = []
         self._termination: str | None = None
 
     # ------------------------------------------------------------------ set-up
@@ -88,6 +89,18 @@ class TowerState(CardsMixin, TurnsMixin, State):
         self._roller = seat
         self.roll(seat, die_1, die_2)
         self._advance()
+
+    def load_dice(self, *rolls: tuple[str, str]) -> None:
+        """Hand-built situations: the next turns roll ``rolls`` (die 1, die 2) in
+        order, before the game's generator rolls again."""
+        self._loaded.extend([str(a), str(b)] for a, b in rolls)
+
+    def keep_only(self, seat: int, pieces: list[str]) -> None:
+        """Hand-built situations: ``seat`` keeps only ``pieces`` of their hand; the
+        others leave the game."""
+        gone = [p for p in self._hands[seat] if p not in pieces]
+        self._hands[seat] = [p for p in self._hands[seat] if p in pieces]
+        self._removed.extend(gone)
 
     def stack_deck(self, cards: list[str]) -> None:
         """Hand-built situations: put ``cards`` (taken from the deck) on top, in
@@ -358,6 +371,7 @@ class TowerState(CardsMixin, TurnsMixin, State):
                 "skips": list(self._skips), "vertical": list(self._vertical),
                 "deck": list(self._deck), "tasks": [dict(t) for t in self._tasks],
                 "roller": self._roller, "dice": list(self._dice),
+                "loaded": [list(r) for r in self._loaded],
                 "termination": self._termination}
 
     def _load_state_dict(self, data: dict[str, Any]) -> None:
@@ -382,6 +396,7 @@ class TowerState(CardsMixin, TurnsMixin, State):
                                   f"{task.get('kind')!r}")
         self._roller = int(data["roller"])
         self._dice = [str(d) for d in data["dice"]]
+        self._loaded = [[str(a), str(b)] for a, b in data["loaded"]]
         self._termination = data["termination"]
 
 

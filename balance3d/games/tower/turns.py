@@ -67,13 +67,11 @@ class TurnsMixin:
         return False
 
     def _next_turn(self) -> None:
-        """The next seat in the game rolls both dice (or loses this turn)."""
-        seat = self._next_in_game(self._roller)
-        if seat is None:
-            seat = self._roller if self._roller not in self._out else None
-        if seat is None:
-            self._end("all_out", "every player is out")
-            return
+        """The next seat in the game rolls both dice (or loses this turn).  Some seat
+        is in the game: a seat that is out holds no piece, and the game is over once
+        nobody holds one."""
+        nxt = self._next_in_game(self._roller)
+        seat = self._roller if nxt is None else nxt
         self._roller = seat
         self.turn += 1
         name = self.players[seat].name
@@ -81,8 +79,11 @@ class TurnsMixin:
             self._skips[seat] -= 1
             self.log(seat, "skip", f"{name} loses this turn")
             return
-        faces = self.rules.die_1, self.rules.die_2
-        self._dice = [str(die[int(self.rng.integers(len(die)))]) for die in faces]
+        if self._loaded:
+            self._dice = self._loaded.pop(0)
+        else:
+            faces = self.rules.die_1, self.rules.die_2
+            self._dice = [str(die[int(self.rng.integers(len(die)))]) for die in faces]
         self.roll(seat, *self._dice)
 
     def roll(self, seat: int, die_1: str, die_2: str) -> None:
@@ -158,6 +159,11 @@ class TurnsMixin:
             knocked = physics.moved_pieces(world, start, others, self.rules.knock_tolerance)
             if knocked:
                 harmed = [p for s in knocked for p in others[s]]
+                blocking = self._in_the_way(world, before, harmed, mine)
+                for piece in blocking:
+                    world.remove(piece)
+                fallen += blocking
+                removed += blocking
                 physics.restore_pieces(world, before, harmed, bring_back=True)
                 settled = yield from self._settle(world)
                 time, capped = time + settled.time, capped or settled.timed_out
@@ -218,6 +224,20 @@ class TurnsMixin:
             release=[float(v) for v in release], level=level, rests_on_level=rests,
             fallen=fallen, removed=removed, knocked=knocked, out=out,
             heights=list(self.heights), settle_time=time, settle_timed_out=capped)
+
+    @staticmethod
+    def _in_the_way(world: World, before, harmed: list[str], mine: list[str]) -> list[str]:
+        """The pieces of ``mine`` still in the world that lie where a piece of
+        ``harmed`` stood in the snapshot ``before``: they leave the game as fallen
+        pieces, so the harmed towers can be restored."""
+        old = {b.name: b for b in before.bodies}
+        present = set(world.names)
+        found: set[str] = set()
+        for name in harmed:
+            b = old[name]
+            found.update(n for n in world.overlaps(b.part, b.position, b.orientation)
+                         if n in mine and n in present)
+        return [p for p in mine if p in found]
 
     def _put_out(self, seat: int, text: str) -> None:
         """``seat`` is out: their unplayed pieces leave the game."""
