@@ -174,10 +174,13 @@ class TowerRules:
             raise scene.error("rules.penalty_deck", f"must list [card, count] pairs, cards "
                                                     f"among {', '.join(CARDS)}, counts whole "
                                                     f"and >= 0, not all zero")
+        letters_each = get("letters_per_player", int, minimum=0, exclusive=False)
+        logos_each = get("logos_per_player", int, minimum=0, exclusive=False)
+        if letters_each + logos_each == 0:
+            raise scene.error("rules.logos_per_player", "each player needs at least one piece")
         return cls(
             letter_parts=tuple(letters), logo_part=logo,
-            letters_per_player=get("letters_per_player", int, minimum=0, exclusive=False),
-            logos_per_player=get("logos_per_player", int, minimum=0, exclusive=False),
+            letters_per_player=letters_each, logos_per_player=logos_each,
             die_1=tuple(die_1), die_2=tuple(die_2),
             penalty_deck=tuple((row[0], row[1]) for row in deck),
             knock_tolerance=get("knock_tolerance", float, KNOCK_TOLERANCE),
