@@ -8,7 +8,6 @@ towards its bar; logos 0.05 x 0.03 x 0.015 m.
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 

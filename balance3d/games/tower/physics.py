@@ -145,9 +145,9 @@ def restore_pieces(world: World, before: Snapshot, names: Iterable[str],
                    bring_back: bool = False) -> None:
     """Put the bodies ``names`` back in the pose and velocity ``before`` had them,
     every other body staying as it is now (bodies not in the world now are brought
-    back only with ``bring_back``).  The world is rebuilt from that mixed state (:meth:`World.restore`
-    of a snapshot without welds: whatever rests where its statics hold is welded
-    again at the first step), its clock unchanged.  Raises :class:`WorldError`
+    back only with ``bring_back``).  The world is rebuilt from that mixed state
+    (:meth:`World.restore` of a snapshot without welds: whatever rests where its
+    statics hold is welded again at the first step), its clock unchanged.  Raises :class:`WorldError`
     naming the body in the way when a restored piece would overlap a body that stays
     and has moved since ``before`` (or was not in it): a body still where it was
     touched the piece there already.
