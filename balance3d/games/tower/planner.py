@@ -5,16 +5,19 @@ Drops
     Candidates, best first: one piece of each part the bot may play (letters
     before logos: a logo plaque rocks near an edge, tests/physics), released
     :data:`GAP` above the tower, flat (on edge when a card demands a vertical
-    piece), over the centre of mass of the pieces on the tower's top level with
-    the yaw of the top piece; then the same over the base's centre.  Before a trial
-    a candidate must pass the statics check: the centre of mass of the whole tower
-    with the new piece (its mass at the release point) lies over the base's top face
-    by at least :data:`MIN_MARGIN`.  Physics is deterministic (a clone plays on bit
-    for bit like the original), so a candidate tried in ``state.clone()`` shows the
-    verdict the real drop will get.  The first candidate whose trial makes nothing
-    fall and knocks no tower is played; at most :data:`MAX_TRIALS` trials per piece
-    (the look-ahead budget: each is a clone and a judged drop), then the last
-    legal candidate, else the game's own ``legal_release()``.
+    piece), over the centre of mass of the pieces on the tower's top level, turned
+    along the top piece's longest horizontal extent; then the same over the base's
+    centre.  Each release point is shifted so that the piece's own centre of mass,
+    not its bounding box's centre, lies over the spot (a T's lies 7.5 mm towards
+    its bar).  A candidate must pass a statics check: the centre of mass of the
+    whole tower with the new piece (its mass at the spot) lies over the base's top
+    face, at least :data:`MIN_MARGIN` inside it.  Physics is deterministic (a clone
+    plays on bit for bit like the original), so a candidate tried in
+    ``state.clone()`` shows the verdict the real drop will get.  The first
+    candidate whose trial makes nothing fall and knocks no tower is played; at
+    most :data:`MAX_TRIALS` trials per piece (the look-ahead budget: each is a
+    clone and a judged drop), else the last candidate tried; with no candidate,
+    the game's own ``legal_release()``.
 
 Decisions
     ``target``: the opponent with the tallest tower (the leader; lowest seat on a
@@ -29,6 +32,7 @@ import numpy as np
 
 from balance3d.bots import BotError, bot_rng
 from balance3d.games.base import Action, Choose, Drop, State
+from balance3d.games.placement import pose_rotation
 from balance3d.games.tower.judge import piece_centre, top_piece
 from balance3d.games.tower.rules import LOSE_TURN, REMOVE_TOP, piece_part
 from balance3d.physics.world import WorldError
@@ -120,7 +124,8 @@ class PlannerBot:
         out = []
         for x, y in spots:
             for piece in order:
-                drop = Drop(piece, x, y, GAP, yaw, pose)
+                dx, dy = _centre_of_mass_offset(state.piece_part(piece), pose, yaw)
+                drop = Drop(piece, x - dx, y - dy, GAP, yaw, pose)
                 if self._balanced(state, tower, drop, base_xy):
                     out.append(drop)
         return out
@@ -137,11 +142,21 @@ class PlannerBot:
         return bool(np.all(np.abs(com - np.asarray(base_xy)) <= half - MIN_MARGIN))
 
 
+def _centre_of_mass_offset(part, pose: str, yaw: float) -> tuple[float, float]:
+    """(x, y) m: how far the centre of mass of ``part``, released in ``pose`` turned
+    by ``yaw`` rad, lies from the centre of its bounding box seen from above (a
+    drop's release point): 7.5 mm towards a T's bar."""
+    rot = pose_rotation(part, pose, yaw)
+    verts = rot.apply(part.design_mesh().vertices)
+    centre = (verts.min(axis=0) + verts.max(axis=0)) / 2
+    offset = rot.apply(part.design_from_body[:3, 3]) - centre
+    return float(offset[0]), float(offset[1])
+
+
 def _yaw(world, name: str) -> float:
-    """rad: the heading of body ``name``'s first design axis, seen from above."""
-    part = world.part(name)
-    axis = part.design_from_body[:3, :3].T[:, 0]
-    _, quat = world.pose(name)
-    rot = np.asarray(world.client.getMatrixFromQuaternion(quat)).reshape(3, 3)
-    heading = rot @ axis
+    """rad, in [0, pi): the heading of body ``name``'s longest horizontal extent
+    seen from above (the principal axis of its vertices' x, y)."""
+    xy = world.vertices(name)[:, :2]
+    values, vectors = np.linalg.eigh(np.cov((xy - xy.mean(axis=0)).T))
+    heading = vectors[:, int(np.argmax(values))]
     return float(np.arctan2(heading[1], heading[0]) % np.pi)
