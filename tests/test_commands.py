@@ -80,7 +80,7 @@ def test_scene_show_path(tmp_path, capsys):
     assert cli.main(["scene", "show", str(path), "--json"]) == 2
     assert "a Tilted scene needs a body named" in capsys.readouterr().err
     # The same bodies in a scene of a game not yet playable are shown.
-    path.write_text(scene.replace('game = "tilted"', 'game = "tower"'))
+    path.write_text(scene.replace('game = "tilted"', 'game = "jenga"'))
     assert cli.main(["scene", "show", str(path), "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["name"] == "bad" and shown["path"] == str(path)
@@ -255,6 +255,8 @@ def test_simulate_help_names_each_game_with_its_variants_scenes_and_bots():
     text = " ".join(_help("simulate").split("games:\n")[1].split())
     assert text == ("tilted: variants basic (scene tilted), solo (scene tilted-solo), "
                     "advanced (scene tilted-advanced); bots planner, random (default planner) "
+                    "tower: variants basic (scene tower); bots planner, random "
+                    "(default planner) "
                     "tribalance: variants basic (scene tribalance); bots planner, random "
                     "(default planner)")
     for name in ("tilted", "tilted-solo", "tilted-advanced"):

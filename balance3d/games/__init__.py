@@ -15,6 +15,7 @@ from balance3d.scene import Scene, load_scene
 REGISTRY: dict[str, str] = {
     "tilted": "balance3d.games.tilted",
     "tribalance": "balance3d.games.tribalance",
+    "tower": "balance3d.games.tower",
 }
 
 

@@ -34,7 +34,7 @@ def test_every_game_declares_consistent_fields(name):
 
 
 def test_unknown_game_and_variant_name_what_is_known():
-    with pytest.raises(GameError, match="unknown game 'chess' \\(known: tilted, tribalance\\)"):
+    with pytest.raises(GameError, match="unknown game 'chess' \\(known: tilted, tower, tribalance\\)"):
         get_game("chess")
     with pytest.raises(GameError, match="unknown variant 'bogus' \\(known: basic, solo, "
                                         "advanced\\)"):

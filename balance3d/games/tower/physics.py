@@ -16,12 +16,16 @@ what a reading means for the game, is the rules' business.
   tower moved during a turn, by more than a tolerance.
 * :func:`restore_pieces` -- put some pieces back where a snapshot had them, leaving
   every other body as it is now (a harmed tower restored after a knock).
+* :func:`body_below` -- the body whose top is highest under a set of points.
+* :func:`settling_on_table` -- settle, taking out what falls off the table.
 
 Units: metres, kilograms; orientations are unit quaternions (x, y, z, w).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import math
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import shapely.geometry as sg
@@ -137,12 +141,13 @@ def moved_pieces(world: World, before: Mapping[str, Pose],
     return found
 
 
-def restore_pieces(world: World, before: Snapshot, names: Iterable[str]) -> None:
+def restore_pieces(world: World, before: Snapshot, names: Iterable[str],
+                   bring_back: bool = False) -> None:
     """Put the bodies ``names`` back in the pose and velocity ``before`` had them,
-    every other body staying as it is now (bodies not in the world now are not
-    brought back).  The world is rebuilt from that mixed state (:meth:`World.restore`
-    of a snapshot without welds: whatever rests where its statics hold is welded
-    again at the first step), its clock unchanged.  Raises :class:`WorldError`
+    every other body staying as it is now (bodies not in the world now are brought
+    back only with ``bring_back``).  The world is rebuilt from that mixed state
+    (:meth:`World.restore` of a snapshot without welds: whatever rests where its
+    statics hold is welded again at the first step), its clock unchanged.  Raises :class:`WorldError`
     naming the body in the way when a restored piece would overlap a body that stays
     and has moved since ``before`` (or was not in it): a body still where it was
     touched the piece there already.
@@ -156,7 +161,9 @@ def restore_pieces(world: World, before: Snapshot, names: Iterable[str]) -> None
     moved = {b.name for b in now.bodies if b.name not in names and (
         b.name not in old or (b.position, b.orientation)
         != (old[b.name].position, old[b.name].orientation))}
-    for name in sorted(names & {b.name for b in now.bodies}):
+    present = {b.name for b in now.bodies}
+    back = sorted(names - present) if bring_back else []
+    for name in sorted(names & present) + back:
         b = old[name]
         blocking = [other for other in world.overlaps(b.part, b.position, b.orientation)
                     if other in moved]
@@ -164,4 +171,60 @@ def restore_pieces(world: World, before: Snapshot, names: Iterable[str]) -> None
             raise WorldError(f"cannot restore {name!r}: {', '.join(blocking)} lies where "
                              "it stood")
     bodies = tuple(old[b.name] if b.name in names else b for b in now.bodies)
-    world.restore(Snapshot(bodies, now.time))
+    world.restore(Snapshot(bodies + tuple(old[name] for name in back), now.time))
+
+
+def body_below(world: World, points_xy) -> tuple[str | None, float]:
+    """``(name, height m)`` of the body whose surface is highest under any of
+    ``points_xy`` ((n, 2) m): the top hit of vertical rays cast down through the
+    points.  ``(None, -table_extent)`` when no ray hits anything."""
+    c, top = world.settings.length_scale, world.settings.table_extent
+    points = np.asarray(points_xy, dtype=float).reshape(-1, 2) * c
+    starts = np.column_stack([points, np.full(len(points), top * c)])
+    ends = np.column_stack([points, np.full(len(points), -top * c)])
+    best, height = None, -top
+    for hit in world.client.rayTestBatch(starts.tolist(), ends.tolist()):
+        body = world.body_by_uid(hit[0]) if hit[0] >= 0 else None
+        if body is not None and hit[3][2] / c > height:
+            best, height = body.name, hit[3][2] / c
+    return best, height
+
+
+@dataclass(frozen=True)
+class Settled:
+    """How :func:`settling_on_table` ended: ``time`` (s simulated), ``timed_out``
+    (the scene's ``settle_max_time`` was reached first) and ``off_table`` (bodies
+    taken out of the world because they fell off the table, in order)."""
+
+    time: float
+    timed_out: bool
+    off_table: tuple[str, ...]
+
+
+def settling_on_table(world: World, floor: float) -> Generator[None, None, Settled]:
+    """Step until every dynamic body has stayed at rest for the scene's
+    ``rest_time`` (checked every ``rest_check_interval``, as :meth:`World.settling`),
+    or until ``settle_max_time``; yields after every time step.  At every check a
+    dynamic body whose centre lies below ``floor`` (m) has fallen off the table and
+    is taken out of the world (where :meth:`World.settling` would raise), so a piece
+    falling off the table ends as a fallen piece, not as an error."""
+    s = world.settings
+    chunk = max(1, round(s.rest_check_interval / s.time_step))
+    needed = max(1, math.ceil(s.rest_time / (chunk * s.time_step)))
+    max_steps = max(1, round(s.settle_max_time / s.time_step))
+    steps = still = 0
+    gone: list[str] = []
+    while steps < max_steps:
+        world.step()
+        steps += 1
+        if steps % chunk == 0 or steps == max_steps:
+            for name in world.dynamic_names:
+                if world.pose(name)[0][2] < floor:
+                    world.remove(name)
+                    gone.append(name)
+            world.check_invalid_state()
+            still = still + 1 if world.at_rest() else 0
+        yield
+        if still >= needed:
+            return Settled(steps * s.time_step, False, tuple(gone))
+    return Settled(steps * s.time_step, True, tuple(gone))

@@ -1,0 +1,147 @@
+"""Tower's ``planner`` bot: builds tall, flat and centred, checking each drop in a
+copy of the game first; gives penalties to the leader.
+
+Drops
+    Candidates, best first: one piece of each part the bot may play (letters
+    before logos: a logo plaque rocks near an edge, tests/physics), released
+    :data:`GAP` above the tower, flat (on edge when a card demands a vertical
+    piece), over the centre of mass of the pieces on the tower's top level with
+    the yaw of the top piece; then the same over the base's centre.  Before a trial
+    a candidate must pass the statics check: the centre of mass of the whole tower
+    with the new piece (its mass at the release point) lies over the base's top face
+    by at least :data:`MIN_MARGIN`.  Physics is deterministic (a clone plays on bit
+    for bit like the original), so a candidate tried in ``state.clone()`` shows the
+    verdict the real drop will get.  The first candidate whose trial makes nothing
+    fall and knocks no tower is played; at most :data:`MAX_TRIALS` trials per piece
+    (the look-ahead budget: each is a clone and a judged drop), then the last
+    legal candidate, else the game's own ``legal_release()``.
+
+Decisions
+    ``target``: the opponent with the tallest tower (the leader; lowest seat on a
+    tie).  ``penalty`` (a U-DECIDE card for someone else): "remove top piece" when
+    their tower has a piece, else "lose next turn".  ``shape``: the shape the
+    target holds fewer of.  ``swap``: a logo piece if it holds one (it keeps its
+    letters, which stack steadier), else its first offer.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from balance3d.bots import BotError, bot_rng
+from balance3d.games.base import Action, Choose, Drop, State
+from balance3d.games.tower.judge import piece_centre, top_piece
+from balance3d.games.tower.rules import LOSE_TURN, REMOVE_TOP, piece_part
+from balance3d.physics.world import WorldError
+
+#: Trials (clone + judged drop) per piece, at most: the look-ahead budget.
+MAX_TRIALS = 3
+#: m, release height above what lies under the piece.
+GAP = 0.001
+#: m, how far inside the base's top face the tower's centre of mass must stay.
+MIN_MARGIN = 0.01
+
+
+class PlannerBot:
+    """Plans Tower drops by statics and trials (see the module)."""
+
+    name = "planner"
+    #: Games it plays.
+    games = ("tower",)
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.seat = seat
+        self.rng = bot_rng(seed, seat)
+
+    def choose(self, state: State) -> Action:
+        """The planned action for ``state.current_player`` (state unchanged)."""
+        if state.name not in self.games:
+            raise BotError(f"the planner plays {', '.join(self.games)} only, not {state.name!r}")
+        decisions = state.legal_decisions()
+        if decisions:
+            return self.decide(state, decisions)
+        candidates = [d for d in self.candidates(state) if state.is_legal(d)[0]]
+        for drop in candidates[:MAX_TRIALS]:
+            try:
+                verdict = state.clone().apply(drop)
+            except WorldError:
+                continue
+            if not verdict.fallen and not verdict.knocked:
+                return drop
+        if candidates:
+            return candidates[min(MAX_TRIALS, len(candidates)) - 1]
+        found = state.legal_release()
+        if found is None:
+            raise BotError(f"planner: seat {state.current_player} has no legal drop")
+        return found
+
+    @staticmethod
+    def decide(state: State, decisions: list[Choose]) -> Choose:
+        """The decision (see the module)."""
+        what = decisions[0].what
+        task = state.tasks[0]
+        if what == "target":
+            heights = state.heights
+            return max(decisions, key=lambda c: (heights[c.value], -c.value))
+        if what == "penalty":
+            card = REMOVE_TOP if state.tower(task["target"]) else LOSE_TURN
+            return next(c for c in decisions if c.value == card)
+        if what == "shape":
+            hand = state.hand(task["target"])
+            count = {c.value: sum(state.rules.shape(piece_part(p)) == c.value for p in hand)
+                     for c in decisions}
+            return min(decisions, key=lambda c: count[c.value])
+        if what == "swap":
+            logo = state.rules.logo_part
+            return next((c for c in decisions if piece_part(c.value) == logo), decisions[0])
+        return decisions[0]
+
+    def candidates(self, state: State) -> list[Drop]:
+        """Drops worth a trial, best first, that pass the statics check."""
+        seat = state.current_player
+        world = state.world
+        tower = state.tower(seat)
+        pieces: dict[str, str] = {}
+        for piece in state.legal_pieces():
+            pieces.setdefault(piece_part(piece), piece)
+        order = sorted(pieces.values(), key=lambda p: (piece_part(p) == state.rules.logo_part,
+                                                       piece_part(p)))
+        base_xy = tuple(float(v) for v in np.mean(
+            world.vertices(state.base(seat))[:, :2], axis=0))
+        spots, yaw = [], 0.0
+        if tower:
+            top_level = max(state.level(p) for p in tower)
+            upper = [p for p in tower if state.level(p) == top_level]
+            masses = np.array([world.part(p).mass for p in upper])
+            centres = np.array([piece_centre(world, p) for p in upper])
+            spots.append(tuple(float(v) for v in masses @ centres / masses.sum()))
+            yaw = _yaw(world, top_piece(world, tower))
+        spots.append(base_xy)
+        pose = "edge" if state.must_stand_vertically[seat] else "flat"
+        out = []
+        for x, y in spots:
+            for piece in order:
+                drop = Drop(piece, x, y, GAP, yaw, pose)
+                if self._balanced(state, tower, drop, base_xy):
+                    out.append(drop)
+        return out
+
+    @staticmethod
+    def _balanced(state: State, tower: list[str], drop: Drop, base_xy) -> bool:
+        """Whether the tower's centre of mass with ``drop``'s piece (at its release
+        point) stays :data:`MIN_MARGIN` inside the base's top face."""
+        world = state.world
+        masses = [world.part(p).mass for p in tower] + [state.piece_part(drop.piece).mass]
+        points = [world.pose(p)[0][:2] for p in tower] + [np.array([drop.x, drop.y])]
+        com = np.asarray(masses) @ np.asarray(points) / sum(masses)
+        half = float(np.ptp(world.vertices(state.base(state.current_player))[:, 0])) / 2
+        return bool(np.all(np.abs(com - np.asarray(base_xy)) <= half - MIN_MARGIN))
+
+
+def _yaw(world, name: str) -> float:
+    """rad: the heading of body ``name``'s first design axis, seen from above."""
+    part = world.part(name)
+    axis = part.design_from_body[:3, :3].T[:, 0]
+    _, quat = world.pose(name)
+    rot = np.asarray(world.client.getMatrixFromQuaternion(quat)).reshape(3, 3)
+    heading = rot @ axis
+    return float(np.arctan2(heading[1], heading[0]) % np.pi)

@@ -1,0 +1,366 @@
+"""Tower's rules on hand-built situations, on real physics.
+
+Expected values come from the rules (docs/rules/tower.md) and from mechanics: a
+piece whose centre of mass lies beyond the edge of what carries it tips over that
+edge.  Geometry used (scenes/tower.toml): bases 0.10 m square, 0.02 m tall; letters
+0.04 x 0.06 x 0.015 m, the T's centre of mass 7.5 mm from its bounding box's centre
+towards its bar; logos 0.05 x 0.03 x 0.015 m.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from balance3d.games import Choose, Drop, IllegalActionError
+from balance3d.games.tower import TowerState
+from balance3d.games.tower.rules import (CARDS, EXTRA, LOSE_TURN, REMOVE_TOP, SWAP, U_DECIDE,
+                                         VERTICAL, piece_part)
+from balance3d.scene import load_scene
+
+SCENE = load_scene("tower")
+#: m, half the side of a base's top face.
+HALF_BASE = 0.05
+#: m, a drop's release height above what lies under it.
+GAP = 0.002
+#: m, the T's centre of mass lies this far from its bounding box's centre, towards
+#: its bar (design +y): a flat T turned by TOWARDS_X has its bar towards +x.
+T_OFFSET = 0.0075
+TOWARDS_X = -math.pi / 2
+#: m, one flat piece's thickness.
+THICK = 0.015
+
+
+def base_xy(state: TowerState, seat: int) -> np.ndarray:
+    return np.mean(state.world.vertices(state.base(seat))[:, :2], axis=0)
+
+
+def drop(state: TowerState, piece: str, dx: float = 0.0, dy: float = 0.0, *,
+         seat: int | None = None, yaw: float = 0.0, pose: str = "flat",
+         height: float = GAP) -> Drop:
+    """A drop of ``piece`` (dx, dy) m from the centre of ``seat``'s base (default:
+    the current player's)."""
+    seat = state.current_player if seat is None else seat
+    x, y = base_xy(state, seat)
+    return Drop(piece, float(x + dx), float(y + dy), height, yaw, pose)
+
+
+def first(state: TowerState, seat: int, part: str) -> str:
+    return next(p for p in state.hand(seat) if piece_part(p) == part)
+
+
+#: The roll loaded for the turns after the one a test plays: it asks the next player
+#: for a letter, so the game waits there.
+NEXT = ("play 1", "letter")
+
+
+def game(players: int = 2, scene=SCENE) -> TowerState:
+    """A game whose next turns (after the one a test gives) roll NEXT."""
+    state = TowerState.arranged(players, seed=1, scene=scene)
+    state.load_dice(*[NEXT] * 8)
+    return state
+
+
+# ---------------------------------------------------------------- dice and deck
+def test_the_deck_holds_the_sixteen_cards_of_the_rules_shuffled_by_the_seed():
+    counts = {LOSE_TURN: 4, REMOVE_TOP: 3, VERTICAL: 3, EXTRA: 2, SWAP: 2, U_DECIDE: 2}
+    decks = [TowerState.arranged(2, seed=seed).deck for seed in (1, 1, 2)]
+    assert len(decks[0]) == 16
+    assert {card: decks[0].count(card) for card in CARDS} == counts
+    assert decks[0] == decks[1] and decks[0] != decks[2]
+
+
+def test_a_used_card_goes_to_the_bottom_of_the_pile():
+    state = game()
+    state.stack_deck([LOSE_TURN])
+    before = state.deck
+    state.give_turn(0, "receive penalty", "letter")
+    assert state.deck == before[1:] + [LOSE_TURN]
+    assert state.skips[0] == 1
+
+
+def test_a_play_face_asks_for_that_many_pieces_of_die_2s_shape():
+    state = game()
+    state.give_turn(0, "play 2", "logo")
+    assert state.phase == "drop" and state.current_player == 0
+    assert state.legal_pieces() and all(piece_part(p) == "logo" for p in state.legal_pieces())
+    letter = first(state, 0, "letter_H")
+    ok, reason = state.is_legal(drop(state, letter))
+    assert not ok and "asks for a logo piece" in reason
+    for _ in range(2):
+        assert state.current_player == 0
+        state.apply(drop(state, state.legal_pieces()[0], yaw=0.0))
+    assert [len(state.tower(s)) for s in (0, 1)] == [2, 0]
+    assert [e.player for e in state.events if e.kind == "roll"][-1] == 1
+
+
+def test_either_face_takes_both_shapes():
+    state = game()
+    state.give_turn(0, "play 1", "letter or logo")
+    parts = {piece_part(p) for p in state.legal_pieces()}
+    assert parts == {"letter_T", "letter_L", "letter_H", "logo"}
+
+
+def test_a_penalty_face_overrides_die_2():
+    state = game()
+    state.give_turn(0, "give penalty", "letter")
+    assert state.phase == "target" and state.current_player == 0
+    assert state.legal_decisions() == [Choose("target", 1)]
+    assert state.legal_pieces() == [] and state.release_area() is None
+
+
+def test_with_fewer_pieces_than_asked_the_player_plays_what_they_have():
+    state = game()
+    letter = first(state, 0, "letter_H")
+    state.keep_only(0, [letter, first(state, 0, "logo")])
+    state.give_turn(0, "play 3", "letter")
+    assert state.legal_pieces() == [letter]
+    state.apply(drop(state, letter))
+    assert state.tower(0) == [letter] and state.hand(0) and state.hand(0) != [letter]
+    assert [e.player for e in state.events if e.kind == "roll"][-1] == 1
+
+
+# ---------------------------------------------------------------- cards
+def test_give_lets_the_giver_choose_the_penalty_of_a_u_decide_card():
+    state = game(3)
+    state.stack_deck([U_DECIDE])
+    state.give_turn(0, "give penalty", "logo")
+    state.apply(Choose("target", 2))
+    assert state.phase == "penalty" and state.current_player == 0
+    assert {c.value for c in state.legal_decisions()} == set(CARDS) - {U_DECIDE}
+    state.apply(Choose("penalty", LOSE_TURN))
+    assert state.skips == [0, 0, 1]
+
+
+def test_receive_lets_the_next_player_choose_the_penalty_of_a_u_decide_card():
+    state = game(3)
+    state.stack_deck([U_DECIDE])
+    state.give_turn(1, "receive penalty", "logo")
+    assert state.phase == "penalty" and state.current_player == 2
+    state.apply(Choose("penalty", VERTICAL))
+    assert state.must_stand_vertically == [False, True, False]
+
+
+def test_a_lost_turn_is_skipped_without_a_roll():
+    state = game()
+    state.stack_deck([LOSE_TURN])
+    state.give_turn(1, "receive penalty", "logo")
+    rolls = [(e.player, e.kind) for e in state.events if e.kind in ("roll", "skip")]
+    # seat 1 drew, seat 0 rolled next, then seat 1 lost that turn (unless seat 0's
+    # roll still asks something of someone)
+    assert state.skips[1] == 1 or rolls[-2:] == [(0, "roll"), (1, "skip")]
+
+
+def test_the_vertical_card_refuses_a_flat_piece_with_its_reason_and_takes_one_on_edge():
+    state = game()
+    state.stack_deck([VERTICAL])
+    state.give_turn(0, "receive penalty", "logo")
+    state.give_turn(0, "play 1", "logo")
+    piece = state.legal_pieces()[0]
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="stand vertically"):
+        state.apply(drop(state, piece))
+    assert state.to_json() == before
+    verdict = state.apply(drop(state, piece, pose="edge"))
+    assert not verdict.fallen and state.vertical_pieces(0) == 1
+    assert state.must_stand_vertically[0] is False
+
+
+def test_the_extra_piece_card_has_an_opponent_choose_its_shape_and_the_drawer_play_it():
+    state = game()
+    state.stack_deck([EXTRA])
+    state.give_turn(0, "receive penalty", "logo")
+    assert state.phase == "shape" and state.current_player == 1
+    state.apply(Choose("shape", "letter"))
+    assert state.phase == "drop" and state.current_player == 0
+    assert all(state.rules.shape(piece_part(p)) == "letter" for p in state.legal_pieces())
+
+
+def test_the_swap_card_gives_an_unplayed_piece_to_the_player_on_the_left():
+    state = game(3)
+    state.stack_deck([SWAP])
+    state.give_turn(2, "receive penalty", "logo")
+    assert state.phase == "swap" and state.current_player == 2
+    piece = state.legal_decisions()[0].value
+    state.apply(Choose("swap", piece))
+    assert piece in state.hand(0) and piece not in state.hand(2)
+    assert (len(state.hand(0)), len(state.hand(2))) == (25, 23)
+
+
+def test_the_remove_card_takes_the_top_piece_out_of_the_game():
+    state = game()
+    low, high = first(state, 0, "letter_H"), first(state, 0, "logo")
+    state.stage(0, [drop(state, low, seat=0), drop(state, high, seat=0)])
+    state.stack_deck([REMOVE_TOP])
+    state.give_turn(0, "receive penalty", "logo")
+    assert state.tower(0) == [low] and high in state.removed
+    assert high not in state.world.names
+    assert state.heights[0] == pytest.approx(THICK, abs=1e-3)
+
+
+# ---------------------------------------------------------------- the level rule
+def test_a_drop_onto_a_closed_level_is_refused_with_its_reason_before_physics():
+    """Two Hs stacked centred (levels 1, 2): a logo whose footprint lies beside
+    them, over the bare base, would be on level 1, which is closed."""
+    state = game()
+    a, b = first(state, 0, "letter_H"), state.hand(0)[-1]
+    b = [p for p in state.hand(0) if piece_part(p) == "letter_H"][1]
+    state.stage(0, [drop(state, a, seat=0), drop(state, b, seat=0)])
+    assert (state.level(a), state.level(b)) == (1, 2)
+    state.give_turn(0, "play 1", "logo")
+    logo = state.legal_pieces()[0]
+    beside = drop(state, logo, 0.0, HALF_BASE - 0.003)   # its footprint clear of the Hs
+    before = state.to_json()
+    ok, reason = state.is_legal(beside)
+    assert not ok and "level 1 is closed" in reason and "level 2" in reason
+    with pytest.raises(IllegalActionError):
+        state.apply(beside)
+    assert state.to_json() == before
+    verdict = state.apply(drop(state, logo))
+    assert verdict.level == 3 and verdict.rests_on_level == 3 and not verdict.fallen
+
+
+def test_a_release_outside_the_base_or_over_nothing_of_the_tower_is_refused():
+    state = game()
+    state.give_turn(0, "play 1", "logo")
+    logo = state.legal_pieces()[0]
+    ok, reason = state.is_legal(drop(state, logo, HALF_BASE + 0.001))
+    assert not ok and "not over your base" in reason
+    ok, reason = state.is_legal(drop(state, logo, height=0.0))
+    assert not ok and "release height" in reason
+
+
+# ---------------------------------------------------------------- falls
+def test_a_piece_tipping_off_the_tower_leaves_the_game_and_the_tower_stays():
+    """A T released with its centre of mass 6.5 mm beyond the edge of the H under it
+    (the H flush with the base's edge) tips over that edge onto the table."""
+    state = game()
+    h = first(state, 0, "letter_H")
+    state.stage(0, [drop(state, h, HALF_BASE - 0.03, seat=0, yaw=math.pi / 2)])
+    state.give_turn(0, "play 1", "letter")
+    t = first(state, 0, "letter_T")
+    edge = HALF_BASE
+    dx = edge - 0.001
+    assert dx + T_OFFSET > edge
+    verdict = state.apply(drop(state, t, dx, yaw=TOWARDS_X))
+    assert verdict.fallen == [t] and verdict.removed == [t] and not verdict.out
+    assert state.tower(0) == [h] and t in state.removed and t not in state.world.names
+    assert 0 not in state.out
+
+
+def test_a_whole_tower_falling_puts_its_player_out():
+    """The first piece, a T whose centre of mass lies beyond the base's edge, falls
+    off the empty base: nothing is left on it, the player is out and their unplayed
+    pieces leave the game."""
+    state = game()
+    state.give_turn(0, "play 1", "letter")
+    t = first(state, 0, "letter_T")
+    verdict = state.apply(drop(state, t, HALF_BASE - 0.001, yaw=TOWARDS_X))
+    assert verdict.out and verdict.fallen == [t]
+    assert state.out == [0] and state.hand(0) == [] and len(state.removed) == 24
+    assert state.current_player == 1
+
+
+# ---------------------------------------------------------------- turns and the end
+def test_a_player_without_pieces_still_rolls():
+    state = game()
+    state.keep_only(0, [])
+    state.give_turn(1, "play 1", "logo")
+    start = len(state.events)
+    state.apply(drop(state, state.legal_pieces()[0]))
+    after = [(e.player, e.kind) for e in state.events[start:] if e.kind != "drop"]
+    assert after[:3] == [(0, "roll"), (0, "no_piece"), (1, "roll")]
+
+
+def test_the_game_ends_when_every_piece_is_played_or_removed():
+    state = game()
+    last = first(state, 0, "logo")
+    state.keep_only(0, [last])
+    state.keep_only(1, [])
+    state.give_turn(0, "play 2", "logo")
+    assert not state.is_over
+    state.apply(drop(state, last))
+    assert state.is_over and state.outcome.termination == "all_played"
+    assert state.outcome.ranks == (1, 2)
+    assert state.outcome.scores[0] == pytest.approx(THICK, abs=1e-3)
+
+
+def finished(state: TowerState) -> TowerState:
+    for seat in range(len(state.players)):
+        state.keep_only(seat, [])
+    state.give_turn(0, "play 1", "logo")
+    assert state.is_over
+    return state
+
+
+def test_the_tallest_tower_wins():
+    state = game()
+    hs = [p for p in state.hand(0) if piece_part(p) == "letter_H"][:3]
+    state.stage(0, [drop(state, p, seat=0) for p in hs])
+    logo = first(state, 1, "logo")
+    state.stage(1, [drop(state, logo, seat=1, pose="edge")])
+    outcome = finished(state).outcome
+    assert outcome.scores[0] == pytest.approx(3 * THICK, abs=1e-3)
+    assert outcome.scores[1] == pytest.approx(0.03, abs=1e-3)
+    assert outcome.ranks == (1, 2)
+
+
+def test_equal_heights_rank_by_vertical_pieces_then_share():
+    """Two flat Hs (30 mm) against a logo on edge (its 30 mm width upright): the
+    vertical piece wins the tie; two flat Hs against two flat logos share it."""
+    state = game()
+    hs = [p for p in state.hand(0) if piece_part(p) == "letter_H"][:2]
+    state.stage(0, [drop(state, p, seat=0) for p in hs])
+    state.stage(1, [drop(state, first(state, 1, "logo"), seat=1, pose="edge")])
+    outcome = finished(state).outcome
+    assert outcome.scores[0] == pytest.approx(outcome.scores[1], abs=state.rules.height_tie / 2)
+    assert outcome.ranks == (2, 1)
+
+    state = game()
+    state.stage(0, [drop(state, p, seat=0) for p in hs])
+    logos = [p for p in state.hand(1) if piece_part(p) == "logo"][:2]
+    state.stage(1, [drop(state, p, seat=1) for p in logos])
+    assert finished(state).outcome.ranks == (1, 1)
+
+
+# ---------------------------------------------------------------- a knock
+def close_scene(tmp_path: Path):
+    """The Tower scene with base_1 moved to 5 mm beside base_0."""
+    text = SCENE.path.read_text()
+    text = text.replace('extends = "shared/common.toml"',
+                        f'extends = "{SCENE.path.parent / "shared" / "common.toml"}"')
+    text = text.replace("position = [-0.15, 0.0, 0.01]", "position = [-0.345, 0.0, 0.01]")
+    path = tmp_path / "tower-close.toml"
+    path.write_text(text)
+    return load_scene(path)
+
+
+def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path):
+    """Seat 0 has a flat H and an upright T at its base's edge towards base_1, 5 mm
+    away.  A logo landing on the T's bar 15 mm beyond the stem's centre brings the
+    centre of mass of T and logo beyond the stem's edge: both topple towards base_1
+    and strike seat 1's logo standing on edge there (measured in the World: it moves
+    more than knock_tolerance).  The logo is put back, the T and the logo leave the
+    game as fallen, and seat 0 loses their next turn and draws a card."""
+    state = game(scene=close_scene(tmp_path))
+    t, flat = first(state, 0, "letter_T"), first(state, 0, "letter_H")
+    state.stage(0, [drop(state, flat, -0.03, seat=0),
+                    drop(state, t, 0.03, seat=0, pose="upright")])
+    target = first(state, 1, "logo")
+    state.stage(1, [drop(state, target, -0.02, seat=1, pose="edge")])
+    before = state.world.pose(target)
+    state.stack_deck([LOSE_TURN])
+    state.give_turn(0, "play 1", "logo")
+    logo = state.legal_pieces()[0]
+    verdict = state.apply(drop(state, logo, 0.03 + 0.015))
+    assert verdict.knocked == {"1": [target]}
+    assert verdict.fallen == [t, logo] and not verdict.out and state.tower(0) == [flat]
+    after = state.world.pose(target)
+    assert np.allclose(after[0], before[0], atol=state.rules.knock_tolerance)
+    assert state.tower(1) == [target]
+    assert state.skips[0] == 2          # the knock, and the card drawn for it
+    assert state.deck[-1] == LOSE_TURN
+    assert [e.kind for e in state.events if e.kind in ("knocked", "knock_penalty")] == [
+        "knocked", "knock_penalty"]
