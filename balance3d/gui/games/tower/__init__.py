@@ -1,0 +1,1 @@
+"""Tower's part of the window."""
