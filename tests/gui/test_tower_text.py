@@ -118,3 +118,23 @@ def test_a_fall_a_knock_and_a_player_out_are_told():
                for line in lines)
     assert "the whole tower fell: the player is out" in lines
     assert lines[-1] == "heights: 0.0 mm, 15.0 mm"
+
+
+def test_the_end_prompt_ranks_by_height():
+    parts = tomllib.loads((scenes_dir() / "tower.toml").read_text())["parts"]
+    thickness = parts["logo"]["thickness"]
+    assert parts["letter_T"]["thickness"] == thickness
+    state = TowerState.arranged(2)
+    # seat 1: two logos flat (two thicknesses); seat 0 then plays its last piece,
+    # a letter, flat on its empty base (one thickness): the game ends
+    logos = [p for p in state.hand(1) if "logo" in p][:2]
+    state.stage(1, [Drop(p, -0.15, 0.0, 0.002, 0.0, "flat") for p in logos])
+    state.keep_only(1, [])
+    state.keep_only(0, [next(p for p in state.hand(0) if "letter" in p)])
+    state.give_turn(0, "play 1", "letter")
+    state.apply(state.legal_release())
+    assert state.is_over
+    ranking = (f"1. Player 2 {2 * thickness * 1000:.1f} mm (0 vertical), "
+               f"2. Player 1 {thickness * 1000:.1f} mm (0 vertical)")
+    assert TEXT.prompt(state) == ("the game ends: every piece has been played or removed; "
+                                  f"ranking: {ranking}")

@@ -43,10 +43,10 @@ class TowerText:
         return line
 
     def prompt(self, state: State) -> str:
-        """What the current player is asked for now; the game-over line at the end."""
+        """What the current player is asked for now; at the end, the end line and
+        the ranking."""
         if state.is_over:
-            over = [e.text for e in state.events if e.kind == "end"]
-            return over[-1] if over else "game over"
+            return f"{self.end_line(state)}; ranking: {self.ranking(state)}"
         task = state.tasks[0]
         players = state.players
         name = players[state.current_player].name
@@ -67,6 +67,24 @@ class TowerText:
         if phase == Phase.SHAPE:
             return f"{name}: choose the shape of the extra piece {target} must play"
         return f"{name}: choose the piece to give to {target} (swap to the left)"
+
+    @staticmethod
+    def end_line(state: State) -> str:
+        """The game's end event ("the game ends: every piece has been played or
+        removed")."""
+        over = [e.text for e in state.events if e.kind == "end"]
+        return over[-1] if over else "game over"
+
+    @staticmethod
+    def ranking(state: State) -> str:
+        """``1. Ann 62.0 mm (2 vertical), 2. Bob 45.0 mm (0 vertical)``: the seats by
+        the outcome's ranks (tied seats share one), with height and vertical pieces
+        (the tie-break)."""
+        outcome = state.outcome
+        order = sorted(range(len(state.players)), key=lambda s: (outcome.ranks[s], s))
+        return ", ".join(f"{outcome.ranks[s]}. {state.players[s].name} "
+                         f"{_mm(outcome.scores[s])} ({state.vertical_pieces(s)} vertical)"
+                         for s in order)
 
     def decision_label(self, state: State, action: Action) -> str:
         """Button text for one of the Choose actions Tower offers."""
