@@ -21,6 +21,7 @@ SIZE = "1280x720"
 #: The games shown: (arguments of ``balance3d play``).
 TILTED = ("tilted", "--players", "3", "--bots", "planner,random,planner", "--seed", "7")
 TRIBALANCE = ("tribalance", "--players", "3", "--bots", "planner,random,planner", "--seed", "7")
+TOWER = ("tower", "--players", "4", "--bots", "planner,random,planner,random", "--seed", "7")
 #: (file name, game, actions played before the frame, what it shows).
 SHOTS = (
     ("tilted-start.png", TILTED, 0,
@@ -29,6 +30,9 @@ SHOTS = (
     ("tilted-turn-16.png", TILTED, 16, "later: a loaded beam, the HUD and the event log"),
     ("tribalance-turn-8.png", TRIBALANCE, 8,
      "Tri-Ba-Lance: the plate on its ball, numbered fields, pieces placed, each seat's tray"),
+    ("tower-turn-12.png", TOWER, 12,
+     "Tower: four bases with their towers, the roll, the marker on the tower's top, the "
+     "trays and the pieces that left the game"),
 )
 
 

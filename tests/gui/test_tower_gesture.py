@@ -1,0 +1,58 @@
+"""The generic drop gesture on Tower: over the player's own base a flat piece is
+accepted, over a closed level or another base it is refused with the game's own
+reason, and after a "next piece vertical" card the pose key (flat -> edge ->
+upright) is what makes the drop legal."""
+from __future__ import annotations
+
+import pytest
+
+from balance3d.games.base import Choose, Drop
+from balance3d.games.tower import TowerState
+from balance3d.games.tower.rules import VERTICAL
+from balance3d.gui.gesture import DropGesture, GestureError
+
+
+def base_middle(state):
+    """(x, y) m, the middle of the release area (the current player's base)."""
+    polygon = state.release_area()["regions"][0]["polygon"]
+    xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+    return (min(xs) + max(xs)) / 2.0, (min(ys) + max(ys)) / 2.0
+
+
+def test_over_the_own_base_flat_is_legal_and_over_the_other_refused():
+    state = TowerState.arranged(2)
+    state.give_turn(0, "play 1", "logo")
+    gesture = DropGesture()
+    piece = state.legal_pieces()[0]
+    gesture.pick(state, piece)
+    gesture.move(0.15 - 0.30, 0.0)                        # base_1's middle (the scene)
+    ok, reason = gesture.check(state)
+    assert not ok and reason == state.is_legal(gesture.action())[1]
+    assert "not over your base" in reason
+    with pytest.raises(GestureError, match="not over your base"):
+        gesture.release(state)
+    gesture.move(*base_middle(state))
+    assert gesture.check(state) == (True, "")
+    assert gesture.release(state).piece == piece
+
+
+def test_after_a_vertical_card_only_edge_and_upright_release():
+    state = TowerState.arranged(2)
+    state.stack_deck([VERTICAL])
+    state.give_turn(0, "give penalty", "logo")
+    state.apply(Choose("target", 1))                      # seat 1 draws "vertical"
+    assert state.must_stand_vertically[1]
+    state.give_turn(1, "play 1", "letter")
+    gesture = DropGesture()
+    gesture.pick(state, state.legal_pieces()[0])
+    gesture.move(*base_middle(state))
+    assert gesture.pose == "flat"
+    ok, reason = gesture.check(state)
+    assert not ok and "stand vertically" in reason
+    seen = []
+    for _ in range(2):
+        gesture.cycle_pose()
+        seen.append((gesture.pose, gesture.check(state)[0]))
+    assert seen == [("edge", True), ("upright", True)]
+    drop = gesture.release(state)
+    assert isinstance(drop, Drop) and drop.pose == "upright"
