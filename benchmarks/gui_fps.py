@@ -1,8 +1,11 @@
-"""Frames per second of the 3D table with a full beam, in a real window.
+"""Frames per second of the 3D table with a full table, in a real window.
 
-The scene: a 4-player Tilted game with every block staged on the beam but one (29
-blocks in three layers; the blocks that slide off stay on the table), and seat 0
-dropping its last block from the highest release over the high end.  Each frame
+Two scenes (``--game``).  Tilted: a 4-player game with every block staged on the
+beam but one (29 blocks in three layers; the blocks that slide off stay on the
+table), and seat 0 dropping its last block from the highest release over the high
+end.  Tower: four towers of 24 pieces (letters and logos alternating, laid flat and
+centred, each settled before the next; seat 0's tower one short) and seat 0
+dropping its last piece 30 mm above its tower.  Each frame
 runs the turn's physics with the World's fixed time step, paced by an owed-time
 accumulator (the steps the wall time since the last frame owes, at most
 ``--budget`` per frame; owed time beyond the budget is dropped and counted as
@@ -20,7 +23,8 @@ display: run under Xvfb with Mesa's software OpenGL, e.g.
     xvfb-run -s "-screen 0 1280x800x24" python benchmarks/gui_fps.py
 
 (with balance3d installed, or ``PYTHONPATH=.`` from the checkout).  Writes
-``benchmarks/results/gui_fps.json`` and ``benchmarks/results/gui_fps.md``.
+``benchmarks/results/gui_fps.json`` and ``gui_fps.md`` (``gui_fps_tower.*`` for the
+Tower table).
 """
 from __future__ import annotations
 
@@ -44,6 +48,8 @@ UNIT, GAP, REACH = 0.025, 0.004, 0.29
 ROWS_Y = (-0.0135, 0.0135)
 #: m, release clearance of the staged blocks and of the measured drop.
 STAGE_HEIGHT, DROP_HEIGHT = 0.002, 0.15
+#: m, release clearance of the measured drop on a Tower tower.
+TOWER_DROP_HEIGHT = 0.03
 
 
 def full_beam():
@@ -66,6 +72,44 @@ def full_beam():
                  for i, row in enumerate(rows) for piece, x in row])
     spot = state.legal_release()
     return state, Drop(spot.piece, spot.x, spot.y, DROP_HEIGHT, spot.yaw, spot.pose)
+
+
+def four_towers():
+    """A 4-player Tower game with four 24-piece towers but one piece, seat 0 to drop
+    its last piece on its tower."""
+    from balance3d.games.base import Drop
+    from balance3d.games.tower import TowerState
+
+    state = TowerState.arranged(4, seed=0)
+    last = None
+    for seat in range(4):
+        hand = state.hand(seat)
+        letters = [p for p in hand if state.piece_part(p).name.startswith("letter")]
+        logos = [p for p in hand if p not in letters]
+        order = [p for pair in zip(letters, logos) for p in pair]
+        if seat == 0:
+            last, order = order[-1], order[:-1]
+        x, y, _ = state.world.pose(state.base(seat))[0]
+        state.stage(seat, [Drop(p, *centred(state, p, x, y), STAGE_HEIGHT) for p in order])
+    state.give_turn(0, "play 1", "letter or logo")
+    x, y, _ = state.world.pose(state.base(0))[0]
+    drop = Drop(last, *centred(state, last, x, y), TOWER_DROP_HEIGHT)
+    ok, reason = state.is_legal(drop)
+    if not ok:
+        raise RuntimeError(f"the measured drop is illegal: {reason}")
+    return state, drop
+
+
+def centred(state, piece: str, x: float, y: float) -> tuple[float, float]:
+    """The drop point (bounding-box centre, m) that puts ``piece``, laid flat, with its
+    centre of mass over (x, y)."""
+    mesh = state.piece_part(piece).design_mesh()
+    offset = mesh.bounds.mean(axis=0) - mesh.center_mass
+    return float(x + offset[0]), float(y + offset[1])
+
+
+#: --game -> the builder of its staged game and measured drop.
+SCENES = {"tilted": full_beam, "tower": four_towers}
 
 
 def open_window(size: tuple[int, int]):
@@ -131,6 +175,8 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=sorted(SCENES), default="tilted",
+                        help="the full table measured (default tilted)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=8.0, help="wall seconds per run")
     parser.add_argument("--shadow-sizes", type=int, nargs="+", default=[512, 1024, 2048])
@@ -142,14 +188,15 @@ def main(argv: list[str] | None = None) -> int:
               "xvfb-run -s \"-screen 0 1280x800x24\" python benchmarks/gui_fps.py",
               file=sys.stderr)
         return 2
-    staged, drop = full_beam()
+    staged, drop = SCENES[args.game]()
+    pieces = len(staged.world.dynamic_names)
     base = open_window((WIDTH, HEIGHT))
     gsg = base.win.getGsg()
     renderer = f"{gsg.getDriverVendor()} {gsg.getDriverRenderer()} {gsg.getDriverVersion()}"
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"renderer: {renderer}; load average {load:.2f} on {os.cpu_count()} CPUs; "
           f"window {base.win.getXSize()}x{base.win.getYSize()}; "
-          f"{len(staged.on_beam)} blocks on the table; drop {drop}")
+          f"{pieces} pieces on the table; drop {drop}")
     figures = {}
     for size in args.shadow_sizes:
         runs = [one_run(base, staged, drop, size, args.seconds, args.budget)
@@ -169,16 +216,18 @@ def main(argv: list[str] | None = None) -> int:
             "machine": platform.platform(), "cpus": os.cpu_count(), "renderer": renderer,
             "load_average_at_start": load,
             "window": [WIDTH, HEIGHT], "budget_steps_per_frame": args.budget,
-            "seconds_per_run": args.seconds, "blocks": len(staged.on_beam) + 1}
-    (RESULTS / "gui_fps.json").write_text(json.dumps({"meta": meta, "figures": figures},
+            "seconds_per_run": args.seconds, "game": args.game, "pieces": pieces + 1}
+    name = "gui_fps" if args.game == "tilted" else f"gui_fps_{args.game}"
+    (RESULTS / f"{name}.json").write_text(json.dumps({"meta": meta, "figures": figures},
                                                      indent=2) + "\n")
     lines = ["| shadow map | median fps | CPU ms per frame | physics s per wall s | "
              "most behind (s) |", "|---|---|---|---|---|"]
     lines += [f"| {s}x{s} | {f['median_fps']:.1f} | {f['median_cpu_ms_per_frame']:.1f} | "
               f"{f['physics_over_wall']:.3f} | {f['max_behind_s']:.3f} |"
               for s, f in figures.items()]
-    (RESULTS / "gui_fps.md").write_text(
-        f"Full beam ({meta['blocks']} blocks of a 4-player game), {WIDTH}x{HEIGHT}, shadows on, "
+    what = {"tilted": "Full beam", "tower": "Four towers"}[args.game]
+    (RESULTS / f"{name}.md").write_text(
+        f"{what} ({meta['pieces']} pieces of a 4-player game), {WIDTH}x{HEIGHT}, shadows on, "
         f"pieces moving; {renderer}; {meta['cpus']} CPUs (load average {load:.1f} at the "
         f"start); {meta['date']}.\n\n"
         + "\n".join(lines) + "\n")
