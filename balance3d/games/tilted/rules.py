@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from balance3d.fields import FieldError, Spec, check
+from balance3d.games.rule_values import rule_value
 from balance3d.games.tilted.judge import BEAM, FULCRUM, TABLE, Section
 from balance3d.scene import Scene
 
@@ -120,15 +120,7 @@ class TiltedRules:
                 raise scene.error("bodies", f"a Tilted scene needs a body named {name!r}")
 
         def get(key: str, kind: type, default: Any = ..., positive: bool = False) -> Any:
-            if key not in rules:
-                if default is ...:
-                    raise scene.error(f"rules.{key}", "missing")
-                return default
-            try:
-                return check(rules[key], Spec(key, kind, minimum=0, exclusive=positive),
-                             f"rules.{key}")
-            except FieldError as exc:
-                raise scene.error(exc.where, exc.reason) from None
+            return rule_value(scene, key, kind, default, exclusive=positive)
 
         unit = get("unit", float, positive=True)
         parts = rules.get("block_parts")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from balance3d.fields import FieldError, Spec, check
+from balance3d.games.rule_values import rule_value
 from balance3d.scene import Scene
 
 #: Allowed player counts per variant.
@@ -135,15 +135,7 @@ class TowerRules:
 
         def get(key: str, kind: type, default: Any = ..., minimum: float = 0,
                 exclusive: bool = True) -> Any:
-            if key not in rules:
-                if default is ...:
-                    raise scene.error(f"rules.{key}", "missing")
-                return default
-            try:
-                return check(rules[key], Spec(key, kind, minimum=minimum, exclusive=exclusive),
-                             f"rules.{key}")
-            except FieldError as exc:
-                raise scene.error(exc.where, exc.reason) from None
+            return rule_value(scene, key, kind, default, minimum=minimum, exclusive=exclusive)
 
         letters = rules.get("letter_parts")
         if not (isinstance(letters, list) and letters

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from balance3d.fields import FieldError, Spec, check
+from balance3d.games.rule_values import rule_value
 from balance3d.meshes.builders import triangle_outline
 from balance3d.scene import Scene
 
@@ -122,15 +122,7 @@ class TribalanceRules:
                 raise scene.error("bodies", f"a Tri-Ba-Lance scene needs a body named {name!r}")
 
         def get(key: str, kind: type, default: Any = ...) -> Any:
-            if key not in rules:
-                if default is ...:
-                    raise scene.error(f"rules.{key}", "missing")
-                return default
-            try:
-                return check(rules[key], Spec(key, kind, minimum=0, exclusive=True),
-                             f"rules.{key}")
-            except FieldError as exc:
-                raise scene.error(exc.where, exc.reason) from None
+            return rule_value(scene, key, kind, default)
 
         unit = get("unit_mass", float)
         parts = rules.get("piece_parts")
