@@ -116,6 +116,24 @@ def make_bot(name: str, seed: int, seat: int, game: str | None = None) -> Bot:
     return GameBot(name, int(seed), int(seat))
 
 
+class SeatedBot:
+    """Base of a game's own bot: its ``seat`` and its seeded generator
+    (:func:`bot_rng`), and the check that it is asked to play one of its ``games``."""
+
+    name: str
+    games: tuple[str, ...]
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.seat = seat
+        self.rng = bot_rng(seed, seat)
+
+    def check_game(self, state: State) -> None:
+        """Raise :class:`BotError` unless ``state`` is a game this bot plays."""
+        if state.name not in self.games:
+            raise BotError(f"the {self.name} plays {', '.join(self.games)} only, "
+                           f"not {state.name!r}")
+
+
 class GameBot:
     """The bot ``name`` of whichever game it plays: on the first state of a game it
     builds that game's own bot of the name (with the same seed and seat, so it plays
@@ -153,5 +171,5 @@ class GameBot:
         return call
 
 
-__all__ = ["Bot", "BotError", "GameBot", "REGISTRY", "bot_class", "bot_names", "bot_rng",
-           "make_bot", "plays"]
+__all__ = ["Bot", "BotError", "GameBot", "REGISTRY", "SeatedBot", "bot_class", "bot_names",
+           "bot_rng", "make_bot", "plays"]

@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from balance3d.bots import BotError, bot_rng
+from balance3d.bots import BotError, SeatedBot
 from balance3d.bots.random_bot import MAX_TRIES, random_drop
 from balance3d.games.base import Action, Choose, Drop, Pass, State
 from balance3d.games.tilted import TiltedState, TiltedVerdict, piece_length
@@ -88,22 +88,17 @@ class Trial:
         return (self.net, clean, -self.length)
 
 
-class PlannerBot:
+class PlannerBot(SeatedBot):
     """Plans Tilted drops by trying them in copies of the game (see the module)."""
 
     name = "planner"
     #: Games it plays.
     games = ("tilted",)
 
-    def __init__(self, seed: int, seat: int) -> None:
-        self.seat = seat
-        self.rng = bot_rng(seed, seat)
-
     # -- decisions -------------------------------------------------------------
     def choose(self, state: State) -> Action:
         """The planned action for ``state.current_player`` (state unchanged)."""
-        if state.name not in self.games:
-            raise BotError(f"the planner plays {', '.join(self.games)} only, not {state.name!r}")
+        self.check_game(state)
         if state.phase == "drop":
             return self.plan_drop(state).drop
         options = state.legal_decisions()

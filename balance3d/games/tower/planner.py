@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance3d.bots import BotError, bot_rng
+from balance3d.bots import BotError, SeatedBot
 from balance3d.games.base import Action, Choose, Drop, State
 from balance3d.games.placement import pose_rotation
 from balance3d.games.tower.judge import piece_centre, top_piece
@@ -45,21 +45,16 @@ GAP = 0.001
 MIN_MARGIN = 0.01
 
 
-class PlannerBot:
+class PlannerBot(SeatedBot):
     """Plans Tower drops by statics and trials (see the module)."""
 
     name = "planner"
     #: Games it plays.
     games = ("tower",)
 
-    def __init__(self, seed: int, seat: int) -> None:
-        self.seat = seat
-        self.rng = bot_rng(seed, seat)
-
     def choose(self, state: State) -> Action:
         """The planned action for ``state.current_player`` (state unchanged)."""
-        if state.name not in self.games:
-            raise BotError(f"the planner plays {', '.join(self.games)} only, not {state.name!r}")
+        self.check_game(state)
         decisions = state.legal_decisions()
         if decisions:
             return self.decide(state, decisions)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance3d.bots import BotError, bot_rng
+from balance3d.bots import BotError, SeatedBot
 from balance3d.games.base import Action, Place, State
 from balance3d.games.tribalance.rules import BALL, FRAME, PLATE, piece_key, piece_weight
 from balance3d.games.tribalance.verdicts import TribalanceVerdict
@@ -59,21 +59,16 @@ class Candidate:
     value: int
 
 
-class PlannerBot:
+class PlannerBot(SeatedBot):
     """Plans Tri-Ba-Lance placements by mechanics and trials (see the module)."""
 
     name = "planner"
     #: Games it plays.
     games = ("tribalance",)
 
-    def __init__(self, seed: int, seat: int) -> None:
-        self.seat = seat
-        self.rng = bot_rng(seed, seat)
-
     def choose(self, state: State) -> Action:
         """The planned placement for ``state.current_player`` (state unchanged)."""
-        if state.name not in self.games:
-            raise BotError(f"the planner plays {', '.join(self.games)} only, not {state.name!r}")
+        self.check_game(state)
         candidates = self.candidates(state)
         if not candidates:
             found = state.legal_release()
