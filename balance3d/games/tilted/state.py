@@ -9,6 +9,7 @@ from typing import Any
 from balance3d.games.base import Action, Choose, Drop, GameError, Outcome, Pass, Player, \
     RecordError, State, Verdict, run_to_end
 from balance3d.games.placement import release_pose
+from balance3d.games.phases import PhasedMixin
 from balance3d.games.tilted import judge
 from balance3d.games.tilted.auction import Auction, AuctionsMixin
 from balance3d.games.tilted.drops import DropsMixin
@@ -20,7 +21,7 @@ from balance3d.meshes.part import Part
 from balance3d.scene import Scene, load_scene
 
 
-class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
+class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, PhasedMixin, State):
     """A game of Tilted in progress (see the package docstring for the rules)."""
 
     def __init__(self, scene: Scene, players: list[Player], seed: int, variant: str) -> None:
@@ -162,18 +163,6 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, State):
                  pieces=[d.piece for d in drops], low_end=self._low_end)
 
     # ------------------------------------------------------------------ queries
-    @property
-    def current_player(self) -> int | None:
-        return None if self._phase == Phase.OVER else self._current
-
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == Phase.OVER
-
     @property
     def scores(self) -> tuple[int, ...]:
         """Coins per seat now."""

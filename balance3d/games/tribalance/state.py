@@ -10,6 +10,7 @@ import numpy as np
 
 from balance3d.games.base import (Action, GameError, Outcome, Pass, Place, Player, RecordError,
                                   State, Verdict, ranks_from_keys, run_to_end)
+from balance3d.games.phases import PhasedMixin
 from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.placing import release_pose, settle_still
 from balance3d.games.tribalance.rules import (PLATE, WEIGHTS, Phase, piece_key, piece_name,
@@ -22,7 +23,7 @@ from balance3d.scene import Scene, load_scene
 FIELD_POLYGON_CORNERS = 16
 
 
-class TribalanceState(TurnsMixin, State):
+class TribalanceState(TurnsMixin, PhasedMixin, State):
     """One game of Tri-Ba-Lance (see the package docstring)."""
 
     def __init__(self, scene: Scene, players: list[Player], seed: int, variant: str) -> None:
@@ -106,18 +107,6 @@ class TribalanceState(TurnsMixin, State):
             placed={p.piece: p.field for p in placements})
 
     # ------------------------------------------------------------------ queries
-    @property
-    def current_player(self) -> int | None:
-        return None if self._phase == Phase.OVER else self._current
-
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == Phase.OVER
-
     def hand(self, seat: int) -> list[str]:
         """The pieces ``seat`` holds, by weight."""
         return list(self._hands[seat])
