@@ -36,6 +36,8 @@ class Game:
         <balance3d.games.base.State.release_area>` regions ("beam_half", ...).
     title : the game's name as people write it ("Tri-Ba-Lance"); default the
         registered name, capitalised.
+    experiments : its tuning experiments, name -> ``"module:Class"`` of a
+        :class:`~balance3d.tune.experiment.Experiment`.
     """
 
     name: str
@@ -49,6 +51,7 @@ class Game:
     default_bot: str
     release_kind: str
     title: str = ""
+    experiments: Mapping[str, str] = field(default_factory=dict)
     _rules: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:

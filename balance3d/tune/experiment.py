@@ -1,0 +1,111 @@
+"""What one tuning experiment is: a grid of cases, each run many times from a seed.
+
+An experiment belongs to a game (``Game.experiments`` names its classes).  A sweep
+builds it once from its ``[experiment]`` options and the hand's :class:`Jitter`,
+asks it for its :meth:`~Experiment.cases` in each swept scene, and calls
+:meth:`~Experiment.run` once per case and repetition with a generator seeded for that
+run alone.  A run returns its outcomes, each declared in :attr:`Experiment.outcomes`
+with how it is summarised.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping
+
+import numpy as np
+
+from balance3d.games import get_game
+from balance3d.scene import Scene
+
+#: Outcome kinds: ``"probability"`` outcomes are booleans (summarised as a rate with
+#: a Wilson interval), ``"mean"`` outcomes are numbers (mean with a t interval).
+OUTCOME_KINDS = ("probability", "mean")
+
+
+class ExperimentError(ValueError):
+    """An experiment name or option is wrong: the message names the key."""
+
+
+@dataclass(frozen=True)
+class Jitter:
+    """How far a human hand misses a release it aims at: standard deviations of
+    normal errors drawn from each run's generator.
+
+    position : m, along each table axis (x and y) of the release point.
+    yaw : rad, about the vertical of the released piece.
+    height : m, of the release height; the absolute value of the draw is added, so
+        a hand never releases lower than it aims.
+    """
+
+    position: float = 0.002
+    yaw: float = math.radians(2.0)
+    height: float = 0.003
+
+    def __post_init__(self) -> None:
+        for name in ("position", "yaw", "height"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) \
+                    or not math.isfinite(value) or value < 0:
+                raise ExperimentError(f"jitter.{name}: must be a number >= 0, got {value!r}")
+
+    def draw(self, rng: np.random.Generator) -> tuple[float, float, float, float]:
+        """One hand's miss: (dx m, dy m, dyaw rad, dheight m >= 0), in that order of
+        draws from ``rng``."""
+        dx, dy, dyaw, dh = rng.normal(0.0, 1.0, 4)
+        return (float(dx * self.position), float(dy * self.position),
+                float(dyaw * self.yaw), float(abs(dh) * self.height))
+
+
+class Experiment(ABC):
+    """One kind of tuning run of one game.
+
+    Subclasses set :attr:`name`, :attr:`game`, :attr:`description` and
+    :attr:`outcomes`, read their options in ``__init__`` (raising
+    :class:`ExperimentError` naming ``experiment.KEY`` for a bad one) and implement
+    :meth:`cases` and :meth:`run`.
+    """
+
+    #: The experiment's name in sweep files ("drops", "fields", ...).
+    name: ClassVar[str]
+    #: The registered game it plays.
+    game: ClassVar[str]
+    #: One line for ``balance3d tune --help`` and the docs.
+    description: ClassVar[str]
+    #: Outcome name -> kind (one of :data:`OUTCOME_KINDS`).
+    outcomes: ClassVar[Mapping[str, str]]
+
+    def __init__(self, options: Mapping[str, Any], jitter: Jitter) -> None:
+        self.options = dict(options)
+        self.jitter = jitter
+
+    @abstractmethod
+    def cases(self, scene: Scene) -> list[dict[str, Any]]:
+        """The cases run in ``scene`` (e.g. every block size on every section), each a
+        dict of JSON scalars; the same options and scene give the same list."""
+
+    @abstractmethod
+    def run(self, scene: Scene, case: Mapping[str, Any],
+            rng: np.random.Generator) -> dict[str, bool | int | float]:
+        """Run ``case`` once in ``scene``; every random draw (the hand's jitter, a
+        game's seed) comes from ``rng``.  Returns a value for every outcome."""
+
+
+def experiment_names(game: str) -> list[str]:
+    """Names of the experiments of the registered ``game``, sorted."""
+    return sorted(get_game(game).experiments)
+
+
+def make_experiment(game: str, name: str, options: Mapping[str, Any] | None = None,
+                    jitter: Jitter | None = None) -> Experiment:
+    """The experiment ``name`` of ``game`` built from its options
+    (:class:`ExperimentError` naming the known experiments for an unknown name)."""
+    known = get_game(game).experiments
+    if name not in known:
+        raise ExperimentError(f"sweep.experiment: {game} has no experiment {name!r} "
+                              f"(known: {', '.join(sorted(known)) or 'none'})")
+    module, _, attr = known[name].partition(":")
+    cls = getattr(importlib.import_module(module), attr)
+    return cls(options or {}, jitter or Jitter())
