@@ -3,7 +3,6 @@ much (:class:`BotGames`).  A game's own ``games`` experiment subclasses it and a
 statistics read from the game's verdicts (:meth:`BotGames.statistics`)."""
 from __future__ import annotations
 
-import math
 from typing import Any, ClassVar, Mapping
 
 import numpy as np
@@ -34,11 +33,12 @@ class BotGames(Experiment):
         turns : game turns played (mean).
         finished : the game ended before ``max_turns`` (probability).
         first_seat_wins : the seat that made the first move is ranked first, alone
-            or tied (probability; False for an unfinished game).
+            or tied (probability).
         winner_score, mean_score : the best seat's score and the seats' mean score
-            at the end, in the game's score unit (mean; NaN for an unfinished game).
-    Subclasses add their own outcomes in :attr:`game_outcomes` and
-    :meth:`statistics`.
+            at the end, in the game's score unit (mean).
+    A game stopped by ``max_turns`` is scored as it stands (:meth:`scores_now`):
+    the seats with the highest score then are ranked first.  Subclasses add their
+    own outcomes in :attr:`game_outcomes` and :meth:`statistics`.
     """
 
     name = "games"
@@ -96,16 +96,21 @@ class BotGames(Experiment):
         outcome = state.outcome
         # stopped by the cap: turn cap + 1 has begun, nothing of it is played
         turns = state.turn if outcome is not None else cap
-        first = state.history[0]["player"] if state.history else None
-        if outcome is None:
-            won, best, mean = False, math.nan, math.nan
+        if outcome is not None:
+            scores, winners = outcome.scores, outcome.winners
         else:
-            won = first in outcome.winners
-            best = max(outcome.scores[s] for s in outcome.winners)
-            mean = float(np.mean(outcome.scores))
+            scores = tuple(float(s) for s in self.scores_now(state))
+            winners = tuple(s for s, v in enumerate(scores) if v == max(scores))
+        first = state.history[0]["player"] if state.history else None
         return {"turns": turns, "finished": outcome is not None,
-                "first_seat_wins": bool(won), "winner_score": float(best),
-                "mean_score": mean, **self.statistics(state)}
+                "first_seat_wins": first in winners,
+                "winner_score": float(max(scores[s] for s in winners)),
+                "mean_score": float(np.mean(scores)), **self.statistics(state)}
+
+    def scores_now(self, state: State) -> tuple[float, ...]:
+        """Per seat, the score of the unfinished game ``state`` as it stands (in
+        the game's score unit); each game says how it reads it."""
+        raise NotImplementedError(f"{type(self).__name__} cannot score an unfinished game")
 
     def statistics(self, state: State) -> dict[str, bool | int | float]:
         """The subclass's own outcomes of the finished (or capped) game ``state``,
@@ -120,5 +125,5 @@ def verdicts(state: State, kind: str) -> list[dict[str, Any]]:
 
 
 def rate(count: int, total: int) -> float:
-    """``count / total``, NaN when ``total`` is 0."""
-    return count / total if total else math.nan
+    """``count / total``, 0 when ``total`` is 0 (nothing to count)."""
+    return count / total if total else 0.0

@@ -9,6 +9,7 @@ a scene file gets."""
 from __future__ import annotations
 
 import copy
+import math
 import re
 import tomllib
 from pathlib import Path
@@ -119,3 +120,6 @@ def test_example_sweep_names_real_paths_and_options_and_runs_one_case(path):
         cases = experiment.cases(scene)
     out = experiment.run(scene, cases[0], np.random.default_rng(head["seed"]))
     assert set(out) == set(experiment.outcomes)
+    for name, kind in experiment.outcomes.items():  # the runner's check: bools, finite numbers
+        assert isinstance(out[name], bool) if kind == "probability" else \
+            not isinstance(out[name], bool) and math.isfinite(out[name]), name

@@ -86,6 +86,11 @@ def test_bot_games_report_falls_knocks_and_the_tallest_tower():
     (case,) = games.cases(scene)
     out = games.run(scene, case, np.random.default_rng(1))
     assert set(out) == set(games.outcomes)
+    for name, kind in games.outcomes.items():  # the runner's check: bools, finite numbers
+        assert isinstance(out[name], bool) if kind == "probability" else \
+            not isinstance(out[name], bool) and math.isfinite(out[name]), name
     assert {"fall_rate", "knock_rate", "tallest"} <= set(out)
-    assert out["turns"] == 4 and not out["finished"] and math.isnan(out["mean_score"])
+    assert out["turns"] == 4 and not out["finished"]
+    # unfinished: scored by the towers' heights as they stand
+    assert out["winner_score"] == out["tallest"] and out["mean_score"] <= out["tallest"]
     assert 0.0 <= out["fall_rate"] <= 1.0 and out["tallest"] >= 0.0

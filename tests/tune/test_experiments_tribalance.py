@@ -128,6 +128,9 @@ def test_bot_games_report_the_game_and_its_invalid_rate():
     (case,) = games.cases(scene)
     out = games.run(scene, case, np.random.default_rng(1))
     assert set(out) == set(games.outcomes) and "invalid_rate" in out
+    for name, kind in games.outcomes.items():  # the runner's check: bools, finite numbers
+        assert isinstance(out[name], bool) if kind == "probability" else \
+            not isinstance(out[name], bool) and math.isfinite(out[name]), name
     assert out["finished"] and 0.0 <= out["invalid_rate"] <= 1.0
     # the mean of the two seats' scores cannot exceed the winner's
     assert out["mean_score"] <= out["winner_score"]

@@ -171,6 +171,10 @@ class TiltedGames(BotGames):
     game = "tilted"
     game_outcomes = {"tilt_rate": "mean", "returned_rate": "mean", "coins_per_drop": "mean"}
 
+    def scores_now(self, state: State) -> tuple[float, ...]:
+        """Coins per seat."""
+        return tuple(float(c) for c in state.scores)
+
     def statistics(self, state: State) -> dict[str, bool | int | float]:
         drops = verdicts(state, "TiltedVerdict")
         return {"tilt_rate": rate(sum(v["tilted"] for v in drops), len(drops)),

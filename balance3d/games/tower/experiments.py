@@ -167,6 +167,10 @@ class TowerGames(BotGames):
     game = "tower"
     game_outcomes = {"fall_rate": "mean", "knock_rate": "mean", "tallest": "mean"}
 
+    def scores_now(self, state: State) -> tuple[float, ...]:
+        """Tower heights per seat, m."""
+        return tuple(float(h) for h in state.heights)
+
     def statistics(self, state: State) -> dict[str, bool | int | float]:
         drops = verdicts(state, "TowerDropVerdict")
         return {"fall_rate": rate(sum(bool(v["fallen"]) for v in drops), len(drops)),

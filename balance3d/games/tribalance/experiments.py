@@ -167,6 +167,10 @@ class TribalanceGames(BotGames):
     game = "tribalance"
     game_outcomes = {"invalid_rate": "mean", "slid_off_rate": "mean", "passes": "mean"}
 
+    def scores_now(self, state: State) -> tuple[float, ...]:
+        """Points per seat, as the end would count them now."""
+        return tuple(float(s) for s in state.scores)
+
     def statistics(self, state: State) -> dict[str, bool | int | float]:
         places = verdicts(state, "TribalanceVerdict")
         return {"invalid_rate": rate(sum(not v["valid"] for v in places), len(places)),
