@@ -83,7 +83,7 @@ def test_distributions(tmp_path, box_drop):
 
 @pytest.mark.parametrize("body, key, words", [
     ('[parameters]\n"materials.blok.density" = [1.0]\n',
-     'parameters."materials.blok.density"', "no material 'blok' (materials: felt, wood"),
+     'parameters."materials.blok.density"', "no material 'blok' (materials: "),
     ('[parameters]\n"materials.wood.density" = []\n',
      'parameters."materials.wood.density"', "empty"),
     ('[parameters]\n"materials.wood.density" = {start = 1.0, stop = 1.0, num = 3}\n',
