@@ -19,7 +19,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import textwrap
 
 from balance3d.commands import CommandError, help_texts, plain
@@ -99,8 +99,10 @@ def add_parser(subparsers) -> None:
 def _libraries() -> None:
     """Refuse in one line when tune's libraries are missing."""
     for name in TUNE_LIBRARIES:
-        if importlib.util.find_spec(name) is None:
-            raise CommandError(f"tune needs {name}: install balance3d[tune]")
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            raise CommandError(f"tune needs {name}: install balance3d[tune]") from None
 
 
 def run_sweep_command(args: argparse.Namespace) -> int:
