@@ -60,7 +60,12 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
     started = not ray.is_initialized()
     if started:
         try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            # a cluster decides its own dashboard and logging; a local instance
+            # started here runs without the dashboard and keeps workers' output quiet
+            if address:
+                ray.init(address=address)
+            else:
+                ray.init(include_dashboard=False, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise EngineError(f"cannot join Ray at {address or 'a local instance'}: "
                               f"{str(exc).splitlines()[0] if str(exc) else exc}") from None

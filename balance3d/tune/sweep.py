@@ -289,8 +289,9 @@ def check_parameters(sweep: Sweep, experiment: Experiment) -> None:
         try:
             scene = load_scene(sweep.scene, overrides)
             game.rules(scene)
-            if key is None:
-                experiment.cases(scene)
+            if key is None and not experiment.cases(scene):
+                raise ExperimentError(f"experiment {sweep.experiment}: no cases to run "
+                                      f"with these options")
         except OverrideError as exc:
             raise SweepError(f'{where}: parameters."{exc.key}": {exc.reason}') from None
         except (SceneError, GameError, ExperimentError) as exc:

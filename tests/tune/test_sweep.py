@@ -145,3 +145,9 @@ def test_missing_and_broken_files(tmp_path):
         load_sweep(tmp_path / "none.toml")
     with pytest.raises(SweepError, match="not valid TOML"):
         load_sweep(write(tmp_path, "[sweep\n"))
+
+
+def test_options_giving_no_cases_are_refused(tmp_path, box_drop, monkeypatch):
+    monkeypatch.setattr("box_drop_experiment.BoxDrop.cases", lambda self, scene: [])
+    with pytest.raises(SweepError, match="experiment box_drop: no cases to run"):
+        load_sweep(write(tmp_path, HEAD))
