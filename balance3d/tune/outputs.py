@@ -1,7 +1,8 @@
 """A sweep's output folder: the sweep it holds, the runs finished so far, the tables.
 
 Files (``DIR``): ``sweep.toml`` (a copy of the sweep file), ``sweep.json`` (the
-resolved sweep that decides the rows: :meth:`Sweep.identity`, compared on resume),
+sweep's name and description and the resolved sweep that decides the rows:
+:meth:`Sweep.identity`, compared on resume; :func:`saved_sweep` reads it back),
 ``runs.jsonl`` (one JSON line per finished run, appended as runs finish),
 ``runs.parquet`` and optionally ``runs.csv`` (the table), ``summary.parquet`` and
 ``summary.csv``, ``timing.json`` (wall time and throughput of the last run).
@@ -13,10 +14,14 @@ import shutil
 from pathlib import Path
 from typing import Any, TextIO
 
+from balance3d.tune.experiment import Jitter
 from balance3d.tune.sweep import Sweep
 
 RUNS = "runs.jsonl"
 IDENTITY = "sweep.json"
+#: Keys of ``sweep.json`` that name the sweep without deciding its rows (a resume
+#: does not compare them).
+_LABELS = ("name", "description")
 
 
 class OutputError(ValueError):
@@ -31,7 +36,7 @@ def prepare(out: Path, sweep: Sweep) -> None:
     identity = sweep.identity()
     saved = out / IDENTITY
     if saved.is_file():
-        old = json.loads(saved.read_text())
+        old = {k: v for k, v in json.loads(saved.read_text()).items() if k not in _LABELS}
         if old != identity:
             differ = sorted(k for k in set(old) | set(identity) if old.get(k) != identity.get(k))
             raise OutputError(f"{out}: holds runs of another sweep (its {', '.join(differ)} "
@@ -40,9 +45,25 @@ def prepare(out: Path, sweep: Sweep) -> None:
         raise OutputError(f"{out}: holds {RUNS} without {IDENTITY}; give another --out "
                           f"folder or remove it")
     out.mkdir(parents=True, exist_ok=True)
-    saved.write_text(json.dumps(identity, indent=1) + "\n")
+    labels = {"name": sweep.name, "description": sweep.description}
+    saved.write_text(json.dumps({**labels, **identity}, indent=1) + "\n")
     if sweep.source is not None and sweep.source.resolve() != (out / "sweep.toml").resolve():
         shutil.copyfile(sweep.source, out / "sweep.toml")
+
+
+def saved_sweep(out: Path) -> Sweep:
+    """The sweep whose runs ``out`` holds, from its ``sweep.json`` (:class:`OutputError`
+    naming the folder when there is none)."""
+    path = out / IDENTITY
+    if not path.is_file():
+        raise OutputError(f"{out}: holds no sweep ({IDENTITY} is missing)")
+    data = json.loads(path.read_text())
+    source = out / "sweep.toml"
+    return Sweep(name=data["name"], description=data["description"], scene=data["scene"],
+                 game=data["game"], experiment=data["experiment"], options=data["options"],
+                 jitter=Jitter(**data["jitter"]), repetitions=data["repetitions"],
+                 seed=data["seed"], source=source if source.is_file() else None,
+                 parameters={k: tuple(v) for k, v in data["parameters"].items()})
 
 
 def read_runs(out: Path) -> list[dict[str, Any]]:

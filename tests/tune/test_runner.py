@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import pytest
 
-from balance3d.tune.outputs import OutputError
+from balance3d.tune.outputs import OutputError, saved_sweep
 from balance3d.tune.runner import run_sweep
 from balance3d.tune.sweep import load_sweep
 
@@ -103,3 +103,13 @@ def test_a_runs_seed_depends_on_its_own_values_only(sweep, first):
     same = first[first["param.materials.wood.density"] == 800.0].reset_index(drop=True)
     same["combination"] = 0
     pd.testing.assert_frame_equal(alone, same)
+
+
+def test_the_folder_gives_back_its_sweep(sweep, first, tmp_path):
+    saved = saved_sweep(tmp_path / "a")
+    for field in ("name", "scene", "game", "experiment", "options", "jitter",
+                  "repetitions", "seed", "parameters", "description"):
+        assert getattr(saved, field) == getattr(sweep, field), field
+    again = run_sweep(saved, out=tmp_path / "a", progress=False)
+    pd.testing.assert_frame_equal(again, first)
+    assert json.loads((tmp_path / "a" / "timing.json").read_text())["runs"] == 0
