@@ -186,8 +186,8 @@ def _parse(path: Path, data: dict) -> Sweep:
         raise SweepError(f"{path}: {exc}") from None
     sweep = Sweep(
         name=_text(path, "sweep.name", head.get("name", path.stem)),
-        description=str(_text(path, "sweep.description", head["description"])
-                        if "description" in head else ""),
+        description=_text(path, "sweep.description", head["description"])
+        if "description" in head else "",
         scene=scene, game=base.game,
         experiment=_text(path, "sweep.experiment", head["experiment"]),
         options=_table(path, data, "experiment"), jitter=jitter,

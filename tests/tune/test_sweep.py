@@ -56,7 +56,8 @@ def test_defaults_and_no_parameters(tmp_path, box_drop):
 
 
 def test_draws_come_from_the_seed_and_the_path_alone(tmp_path, box_drop):
-    spec = '"materials.wood.friction" = {distribution = "uniform", low = 0.3, high = 0.7, samples = 8}\n'
+    spec = ('"materials.wood.friction" = '
+            '{distribution = "uniform", low = 0.3, high = 0.7, samples = 8}\n')
     one = load_sweep(write(tmp_path, HEAD + "[parameters]\n" + spec, "a.toml"))
     two = load_sweep(write(tmp_path, HEAD + "[parameters]\n"
                            + '"materials.wood.density" = [600.0]\n' + spec, "b.toml"))
@@ -90,11 +91,13 @@ def test_distributions(tmp_path, box_drop):
      'parameters."materials.wood.density"', "empty range"),
     ('[parameters]\n"materials.wood.density" = {start = 1.0, stop = 2.0, num = 0}\n',
      'parameters."materials.wood.density".num', "whole number >= 1"),
-    ('[parameters]\n"materials.wood.friction" = {distribution = "uniform", low = 0.5, high = 0.5, samples = 2}\n',
+    ('[parameters]\n"materials.wood.friction" = '
+     '{distribution = "uniform", low = 0.5, high = 0.5, samples = 2}\n',
      'parameters."materials.wood.friction"', "empty range"),
     ('[parameters]\n"materials.wood.friction" = {distribution = "beta", low = 0.5, samples = 2}\n',
      'parameters."materials.wood.friction".distribution', "unknown distribution 'beta'"),
-    ('[parameters]\n"materials.wood.friction" = {distribution = "normal", mean = 0.5, samples = 2}\n',
+    ('[parameters]\n"materials.wood.friction" = '
+     '{distribution = "normal", mean = 0.5, samples = 2}\n',
      'parameters."materials.wood.friction".sd', "missing"),
     ('[parameters]\n"materials.wood.density" = ["heavy"]\n',
      'parameters."materials.wood.density"', "must be a number"),
