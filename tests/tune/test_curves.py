@@ -1,4 +1,4 @@
-"""``balance3d.tune.fit``: the fit's statistics on synthetic data with known answers."""
+"""``balance3d.tune.curves``: the fit's statistics on synthetic data with known answers."""
 from __future__ import annotations
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import special
 
-from balance3d.tune.fit import (FitError, fit_least_squares, fit_logistic, solve,
+from balance3d.tune.curves import (FitError, fit_least_squares, fit_logistic, solve,
                                 wilson_interval)
 
 MIDPOINT = 600.0      # kg/m^3, where the made-up tip probability is 0.5

@@ -1,4 +1,4 @@
-"""Fit one parameter to a stated behaviour: the statistics.
+"""Curves fitted to runs of one parameter, solved for a target outcome.
 
 Runs at K values of the parameter give, per run, the parameter value ``x`` and an
 outcome ``y``.  A model of the outcome against ``x`` is fitted by maximum
