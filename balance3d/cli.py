@@ -19,6 +19,7 @@ COMMANDS = {
     "simulate": "simulate",
     "replay": "replay",
     "play": "play",
+    "tune": "tune",
 }
 
 

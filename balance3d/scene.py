@@ -40,10 +40,20 @@ from balance3d.physics.caches import caches_on
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.world import World
 from balance3d.resources import models_dir, scenes_dir
+from balance3d.scene_paths import PathError, set_value
 
 
 class SceneError(ValueError):
     """A scene file is missing, unreadable or invalid: the message names file, key, reason."""
+
+
+class OverrideError(SceneError):
+    """An override's path names no value of the scene, or its value has the wrong
+    type: ``key`` is the path, ``reason`` why."""
+
+    def __init__(self, scene: Path, key: str, reason: str) -> None:
+        super().__init__(f"{scene}: override {key!r}: {reason}")
+        self.key, self.reason = key, reason
 
 
 POSITIVE = "positive number"
@@ -184,8 +194,14 @@ def resolve_scene_path(name_or_path: str | Path) -> Path:
     return bundled
 
 
-def load_scene(name_or_path: str | Path) -> Scene:
+def load_scene(name_or_path: str | Path, overrides: dict[str, Any] | None = None) -> Scene:
     """Load and validate a scene by bundled name (``"tilted"``) or file path.
+
+    ``overrides`` maps paths of values of the resolved scene (see
+    :mod:`balance3d.scene_paths`: ``"materials.wood.density"``, ``"parts.beam.size[2]"``,
+    ``"bodies[name=beam].position[2]"``) to the values they take instead, applied
+    before validation (:class:`OverrideError` naming the path when it names nothing
+    or the value has the wrong type).
 
     Loaded scenes are cached by their resolved content, so loading one again is cheap
     and an edited file (or an edited file it extends) is read afresh; while the caches
@@ -193,9 +209,25 @@ def load_scene(name_or_path: str | Path) -> Scene:
     the file anew."""
     path = resolve_scene_path(name_or_path)
     data, origins = _read_merged(path, ())
+    for key, value in (overrides or {}).items():
+        try:
+            set_value(data, key, value, _optional_keys)
+        except PathError as exc:
+            raise OverrideError(path, key, exc.reason) from None
     blob = json.dumps(data, default=str)  # keeps the file order of keys
     key = (path, blob, tuple(sorted((k, str(v)) for k, v in origins.items())))
     return _load_cached(*key) if caches_on() else _load(*key)
+
+
+def _optional_keys(keys: tuple[str, ...], table: dict) -> set[str]:
+    """Keys a scene table takes although the file may leave them out."""
+    if keys == ("physics",):
+        return set(PhysicsSettings.field_types())
+    if len(keys) == 2 and keys[0] == "materials":
+        return set(_MATERIAL_KEYS)
+    if len(keys) == 2 and keys[0] == "parts" and table.get("kind") in PART_KINDS:
+        return _COMMON_PART_KEYS | set(PART_KINDS[table["kind"]])
+    return set()
 
 
 def _load(path: Path, blob: str, origins: tuple[tuple[str, str], ...]) -> Scene:

@@ -76,6 +76,8 @@ class Experiment(ABC):
     description: ClassVar[str]
     #: Outcome name -> kind (one of :data:`OUTCOME_KINDS`).
     outcomes: ClassVar[Mapping[str, str]]
+    #: Option name -> what it sets, its unit and default, for ``balance3d tune list``.
+    option_docs: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, options: Mapping[str, Any], jitter: Jitter) -> None:
         self.options = dict(options)
@@ -98,14 +100,19 @@ def experiment_names(game: str) -> list[str]:
     return sorted(get_game(game).experiments)
 
 
-def make_experiment(game: str, name: str, options: Mapping[str, Any] | None = None,
-                    jitter: Jitter | None = None) -> Experiment:
-    """The experiment ``name`` of ``game`` built from its options
-    (:class:`ExperimentError` naming the known experiments for an unknown name)."""
+def experiment_class(game: str, name: str) -> type[Experiment]:
+    """The class of the experiment ``name`` of ``game`` (:class:`ExperimentError`
+    naming the known experiments for an unknown name)."""
     known = get_game(game).experiments
     if name not in known:
         raise ExperimentError(f"sweep.experiment: {game} has no experiment {name!r} "
                               f"(known: {', '.join(sorted(known)) or 'none'})")
     module, _, attr = known[name].partition(":")
-    cls = getattr(importlib.import_module(module), attr)
-    return cls(options or {}, jitter or Jitter())
+    return getattr(importlib.import_module(module), attr)
+
+
+def make_experiment(game: str, name: str, options: Mapping[str, Any] | None = None,
+                    jitter: Jitter | None = None) -> Experiment:
+    """The experiment ``name`` of ``game`` built from its options
+    (:class:`ExperimentError` naming the known experiments for an unknown name)."""
+    return experiment_class(game, name)(options or {}, jitter or Jitter())

@@ -1,0 +1,156 @@
+"""``balance3d tune``: run a sweep of scene values through a game's experiment.
+
+``tune SWEEP.toml --out DIR`` runs every combination of the sweep's parameters, every
+case of its experiment and every repetition, on every core (or ``--workers N``, or a
+Ray cluster with ``--engine ray``), with a progress bar and the time left.  It writes
+``DIR/runs.parquet`` (one row per run), ``DIR/summary.csv`` and ``summary.parquet``
+(per combination and case, each outcome with its 95 % interval) and
+``DIR/runs.jsonl`` (runs as they finish: run the same command again to resume a
+stopped sweep).  ``tune list [GAME]`` prints the experiments with their outcomes and
+options.  ``balance3d tune run --help`` lists the options of a run.
+
+Examples::
+
+    balance3d tune list tilted
+    balance3d tune scenes/sweeps/block-density.toml --out runs/block-density
+    balance3d tune my-sweep.toml --out runs/my --workers 2 --csv
+    balance3d tune my-sweep.toml --out runs/my --engine ray --address ray://head:10001
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import textwrap
+
+from balance3d.commands import CommandError, help_texts, plain
+
+#: Line width of ``tune list``.
+LIST_WIDTH = 79
+#: The libraries a sweep needs (the ``tune`` extra).
+TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm")
+
+
+class _AnyWord:
+    """The choices of :class:`_VerbOrSweep`: every word passes argparse's check (a
+    word that is no verb is a sweep file); iterating gives the verbs."""
+
+    def __init__(self, verbs: dict) -> None:
+        self.verbs = verbs
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+    def __iter__(self):
+        return iter(self.verbs)
+
+
+class _VerbOrSweep(argparse._SubParsersAction):
+    """Sub-commands of ``tune`` where a first word that is no verb is a sweep file:
+    ``tune SWEEP.toml ...`` reads as ``tune run SWEEP.toml ...``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices = _AnyWord(self._name_parser_map)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values and values[0] not in self._name_parser_map:
+            values = ["run", *values]
+        super().__call__(parser, namespace, values, option_string)
+
+
+def add_parser(subparsers) -> None:
+    """Register ``tune`` with its verbs ``run`` (the default: a sweep file) and
+    ``list``."""
+    description, examples = help_texts(__doc__)
+    parser = subparsers.add_parser(
+        "tune", help="sweep scene values through a game's experiment",
+        description=description, epilog=examples,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        usage="balance3d tune SWEEP.toml --out DIR [options]\n"
+              "       balance3d tune list [GAME]")
+    parser.register("action", "parsers", _VerbOrSweep)
+    verbs = parser.add_subparsers(dest="tune_command", metavar="SWEEP.toml | list")
+    verbs.required = True
+    runner = verbs.add_parser(
+        "run", help="run a sweep file (the default: 'tune SWEEP.toml' is 'tune run ...')",
+        prog="balance3d tune", description=plain(__doc__.split("\n\n")[1]))
+    runner.add_argument("sweep", metavar="SWEEP.toml", help="the sweep file")
+    runner.add_argument("--out", required=True, metavar="DIR",
+                        help="folder of the outputs (runs so far in it are kept: resume)")
+    runner.add_argument("--workers", type=int, metavar="N",
+                        help="worker processes (default: every core); with Ray, tasks in "
+                             "flight (default: twice the cluster's CPUs)")
+    runner.add_argument("--csv", action="store_true", help="also write DIR/runs.csv")
+    runner.add_argument("--engine", choices=("local", "ray"), default="local",
+                        help="local process pool (default) or Ray (balance3d[ray])")
+    runner.add_argument("--address", metavar="ADDR",
+                        help="Ray cluster address (default: start a local Ray instance)")
+    runner.add_argument("--quiet", action="store_true", help="no progress bar")
+    runner.set_defaults(run=run_sweep_command)
+    listing = verbs.add_parser("list", help="experiments with their outcomes and options",
+                               prog="balance3d tune list",
+                               description="Print each experiment of GAME (default: every "
+                                           "game) with its description, outcomes and "
+                                           "options.")
+    listing.add_argument("game", nargs="?", metavar="GAME", help="a registered game")
+    listing.set_defaults(run=run_list)
+
+
+def _libraries() -> None:
+    """Refuse in one line when tune's libraries are missing."""
+    for name in TUNE_LIBRARIES:
+        if importlib.util.find_spec(name) is None:
+            raise CommandError(f"tune needs {name}: install balance3d[tune]")
+
+
+def run_sweep_command(args: argparse.Namespace) -> int:
+    """``tune SWEEP.toml --out DIR``: run the sweep, print where the tables are."""
+    from balance3d.tune.engines import EngineError
+    from balance3d.tune.experiment import ExperimentError
+    from balance3d.tune.outputs import OutputError
+    from balance3d.tune.runner import run_sweep
+    from balance3d.tune.sweep import SweepError, load_sweep
+    from balance3d.tune.worker import RunError
+
+    _libraries()
+    if args.workers is not None and args.workers < 1:
+        raise CommandError(f"--workers: must be at least 1, got {args.workers}")
+    if args.address is not None and args.engine != "ray":
+        raise CommandError("--address: only with --engine ray")
+    try:
+        sweep = load_sweep(args.sweep)
+        rows = run_sweep(sweep, out=args.out, workers=args.workers, engine=args.engine,
+                         address=args.address, progress=not args.quiet, csv=args.csv)
+    except (SweepError, OutputError, EngineError, ExperimentError, RunError) as exc:
+        raise CommandError(str(exc)) from None
+    tables = ["runs.parquet", *(["runs.csv"] if args.csv else []), "summary.csv",
+              "summary.parquet", "timing.json"]
+    print(f"{sweep.name}: {len(rows)} runs of {sweep.game} {sweep.experiment}; wrote "
+          f"{', '.join(tables)} in {args.out}")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """``tune list [GAME]``: each experiment, its outcomes and options."""
+    from balance3d.games import game_names
+    from balance3d.tune.experiment import experiment_class, experiment_names
+
+    games = [args.game] if args.game else game_names()
+    blocks = []
+    for game in games:
+        names = experiment_names(game)
+        if not names:
+            blocks.append(f"{game}: no experiments")
+            continue
+        for name in names:
+            cls = experiment_class(game, name)
+            lines = [f"{game} {name}: {cls.description}",
+                     "  outcomes: " + ", ".join(f"{o} ({k})" for o, k in cls.outcomes.items())]
+            if cls.option_docs:
+                lines.append("  options:")
+                lines += [textwrap.fill(f"{key}: {doc}", LIST_WIDTH, initial_indent="    ",
+                                        subsequent_indent="      ")
+                          for key, doc in cls.option_docs.items()]
+            blocks.append("\n".join(lines))
+    print("\n\n".join(blocks))
+    return 0

@@ -1,0 +1,101 @@
+"""``balance3d tune``: a sweep run from the command line writes its tables; bad input
+is one line and exit status 2; ``tune list`` names the experiments."""
+from __future__ import annotations
+
+import sys
+
+import pandas as pd
+import pytest
+
+from balance3d.cli import main
+
+SWEEP = """\
+[sweep]
+scene = "tilted"
+experiment = "box_drop"
+repetitions = 2
+seed = 3
+
+[parameters]
+"materials.felt.friction" = [0.6, 0.9]
+"""
+
+
+@pytest.fixture
+def sweep_file(tmp_path, box_drop):
+    path = tmp_path / "s.toml"
+    path.write_text(SWEEP)
+    return path
+
+
+def test_a_sweep_writes_its_tables(sweep_file, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["tune", str(sweep_file), "--out", str(out), "--workers", "2", "--csv",
+                 "--quiet"]) == 0
+    printed = capsys.readouterr()
+    assert "4 runs of tilted box_drop" in printed.out and printed.err == ""
+    runs = pd.read_csv(out / "runs.csv")
+    summary = pd.read_csv(out / "summary.csv")
+    assert len(runs) == 4 and list(summary["n"]) == [2, 2]
+    # mechanics: a 25 mm cube at rest on the table has its centre 12.5 mm up (less
+    # the collision margin's rounding, 0.5 mm at most)
+    assert summary["rest_height.mean"].between(0.0125 - 0.0005, 0.0125).all()
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "runs.parquet"), runs)
+
+
+def test_the_explicit_run_verb_is_the_same_command(sweep_file, tmp_path):
+    assert main(["tune", "run", str(sweep_file), "--out", str(tmp_path / "o"),
+                 "--workers", "1", "--quiet"]) == 0
+    assert (tmp_path / "o" / "runs.parquet").is_file()
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--workers", "0"], "--workers: must be at least 1"),
+    (["--address", "ray://x:1"], "--address: only with --engine ray"),
+])
+def test_bad_options_are_one_line(sweep_file, tmp_path, capsys, extra, words):
+    assert main(["tune", str(sweep_file), "--out", str(tmp_path / "o"), *extra]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_bad_sweep_is_one_line_naming_the_key(tmp_path, capsys, box_drop):
+    path = tmp_path / "bad.toml"
+    path.write_text(SWEEP.replace("materials.felt", "materials.fel"))
+    assert main(["tune", str(path), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f'{path}: parameters."materials.fel.friction": no material \'fel\'' in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_folder_of_another_sweep_is_refused(sweep_file, tmp_path, capsys):
+    out = tmp_path / "o"
+    assert main(["tune", str(sweep_file), "--out", str(out), "--workers", "1",
+                 "--quiet"]) == 0
+    sweep_file.write_text(SWEEP.replace("seed = 3", "seed = 4"))
+    assert main(["tune", str(sweep_file), "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: holds runs of another sweep (its seed differ" in err
+
+
+def test_ray_missing_says_which_extra_to_install(sweep_file, tmp_path, capsys,
+                                                 monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)   # import ray raises ImportError
+    assert main(["tune", str(sweep_file), "--out", str(tmp_path / "o"), "--engine", "ray",
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "install balance3d[ray]" in err and err.count("\n") == 1
+
+
+def test_list_names_each_experiment_with_outcomes_and_options(capsys, box_drop):
+    assert main(["tune", "list", "tilted"]) == 0
+    out = capsys.readouterr().out
+    assert "tilted box_drop: drop one box onto the bare table" in out
+    assert "outcomes: rest_height (mean), right_of_aim (probability)" in out
+    assert "parts: the box parts dropped" in out
+
+
+def test_list_of_an_unknown_game_is_one_line(capsys):
+    assert main(["tune", "list", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
