@@ -15,13 +15,15 @@ Layout::
     [physics]    any field of PhysicsSettings
     [materials.NAME]   density (kg/m^3), friction, restitution, rolling_friction,
                        spinning_friction
-    [parts.NAME]       kind, material, static (bool), mass (kg, optional), and the
-                       kind's dimensions (see PART_KINDS)
+    [parts.NAME]       kind, material, static (bool), mass (kg, optional) or
+                       density (kg/m^3, optional: overrides the material's), and
+                       the kind's dimensions (see PART_KINDS)
     [[bodies]]   name, part, position (m, of the part's design origin), rpy (rad)
     [rules]      the game's own settings
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -71,7 +73,7 @@ PART_KINDS: dict[str, dict[str, str]] = {
     "stadium": {"length": POSITIVE, "width": POSITIVE, "thickness": POSITIVE},
     "rounded_box": {"size": VEC3, "radius": POSITIVE},
 }
-_COMMON_PART_KEYS = {"kind", "material", "static", "mass"}
+_COMMON_PART_KEYS = {"kind", "material", "static", "mass", "density"}
 _MATERIAL_KEYS = {"density": True, "friction": True, "restitution": False,
                   "rolling_friction": False, "spinning_friction": False}
 
@@ -441,6 +443,11 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
         c.fail("material", f"unknown material {material!r} (defined: {', '.join(materials)})")
     static = c.get("static", "bool", False)
     mass = c.get("mass", POSITIVE, None)
+    density = c.get("density", POSITIVE, None)
+    if density is not None and mass is not None:
+        c.fail("density", "give the part a mass or a density, not both")
+    own_material = materials[material] if density is None \
+        else dataclasses.replace(materials[material], density=density)
     dims = {k: c.get(k, t) for k, t in PART_KINDS[kind].items()}
     if kind == "letter":
         glyphs = _glyphs()
@@ -468,7 +475,7 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
             g = glyphs[dims["glyph"]]
             scale = np.array([dims["width"] / g["columns"], dims["height"] / g["rows"]] * 2)
             built = builders.letter(np.asarray(g["rects"], float) * scale, dims["thickness"])
-        return make_part(name, *built, materials[material], mass=mass, static=static,
+        return make_part(name, *built, own_material, mass=mass, static=static,
                          params=dict(kind=kind, **dims))
     except ValueError as exc:
         c.fail("", str(exc))

@@ -112,7 +112,7 @@ def test_bad_scene_from_the_shell_has_no_traceback(tmp_path):
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
         f"balance3d scene: error: {path}: parts.block.kind2: unknown key "
-        "(expected one of: kind, mass, material, size, static)"]
+        "(expected one of: density, kind, mass, material, size, static)"]
 
 
 def test_closed_pipe_ends_quietly(tmp_path):

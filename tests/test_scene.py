@@ -233,6 +233,12 @@ BAD = [
      "bodies[1].name", "duplicate body name 'block'"),
     ("bodies-not-array", lambda text: "bodies = 3\n" + text.partition("[[bodies]]")[0],
      "bodies", "array of tables"),
+    ("density-and-mass", _edit('material = "wood"\n', 'material = "wood"\nmass = 0.1\n'
+                                                       'density = 800.0\n'),
+     "parts.block.density", "a mass or a density, not both"),
+    ("negative-part-density", _edit('material = "wood"\n', 'material = "wood"\n'
+                                                            'density = -800.0\n'),
+     "parts.block.density", "positive number"),
     ("stadium-too-short", _edit('kind = "box"\nsize = [0.05, 0.05, 0.05]',
                                 'kind = "stadium"\nlength = 0.02\nwidth = 0.03\n'
                                 'thickness = 0.01'),
@@ -249,6 +255,32 @@ def test_bad_scene_names_file_key_and_reason(tmp_path, edit, key, reason):
     assert message.startswith(f"{path}: {key}: "), message
     assert reason in message
     assert "\n" not in message
+
+
+def test_part_density_overrides_its_material_density(tmp_path):
+    two = MINI + ('\n[parts.oak]\nkind = "box"\nsize = [0.05, 0.05, 0.05]\n'
+                  'material = "wood"\ndensity = 700.0\n')
+    scene = load_scene(write(tmp_path, two))
+    side = 0.05  # m, both cubes
+    # kg: density (kg/m^3) times the cube's volume; the material keeps its own density
+    assert scene.parts["oak"].mass == pytest.approx(700.0 * side ** 3, rel=1e-12)
+    assert scene.parts["block"].mass == pytest.approx(650.0 * side ** 3, rel=1e-12)
+    assert scene.materials["wood"].density == 650.0
+    # the part keeps its material's surface
+    assert scene.parts["oak"].material.friction == 0.5
+
+
+@pytest.mark.parametrize("name", ["tilted", "tribalance", "tower"])
+def test_bundled_part_kinds_have_their_own_materials(name):
+    scene = load_scene(name)
+    used = {spec["material"] for spec in scene.data["parts"].values()}
+    assert "wood" not in used
+    wood = scene.materials["wood"]
+    for material in used - {"felt"}:
+        # the same values as the plain wood: splitting the materials changes no physics
+        own = scene.materials[material]
+        assert (own.density, own.friction, own.restitution) == \
+            (wood.density, wood.friction, wood.restitution)
 
 
 def test_bad_toml(tmp_path):

@@ -141,7 +141,9 @@ GAME = Game(
     action_types=("drop", "choose", "pass"),
     bots={"planner": "balance3d.games.tilted.planner:PlannerBot",
           "random": "balance3d.bots.random_bot:RandomBot"}, default_bot="planner",
-    release_kind="beam_half")
+    release_kind="beam_half",
+    experiments={"drops": "balance3d.games.tilted.experiments:Drops",
+                 "games": "balance3d.games.tilted.experiments:TiltedGames"})
 
 __all__ = ["GAME", "Phase", "TiltedAuctionVerdict", "TiltedBuyVerdict", "TiltedRules",
            "TiltedState", "TiltedVerdict", "piece_key", "piece_length", "piece_name", "roll_d6"]

@@ -81,7 +81,9 @@ GAME = Game(
     action_types=("place", "pass"),
     bots={"planner": "balance3d.games.tribalance.planner:PlannerBot",
           "random": "balance3d.bots.random_bot:RandomBot"}, default_bot="planner",
-    release_kind="plate_field")
+    release_kind="plate_field",
+    experiments={"fields": "balance3d.games.tribalance.experiments:Fields",
+                 "games": "balance3d.games.tribalance.experiments:TribalanceGames"})
 
 __all__ = ["GAME", "Phase", "TribalancePassVerdict", "TribalanceRules", "TribalanceState",
            "TribalanceVerdict", "piece_name", "piece_owner", "piece_weight"]

@@ -1,5 +1,5 @@
 """Wood grain: a procedural, tileable texture from a fixed seed (the same on every
-machine and run), laid on every part whose material is wood.
+machine and run), laid on every part whose material is wood (see :func:`is_wood`).
 
 The texture only darkens (grey levels in [1 - GRAIN_DEPTH, 1]), so a part keeps
 its colour's hue and the grain shows as darker late-wood lines running along the
@@ -23,8 +23,13 @@ GRAIN_TILE = 0.25
 GRAIN_RINGS, GRAIN_DEPTH = 24, 0.25
 #: Random waves that bend the rings: how many, and their strength (in rings).
 GRAIN_WAVES, GRAIN_WARP = 5, 0.6
-#: Material name that gets the grain.
+#: Material name that gets the grain, alone or as the end of a name ("beam_wood").
 WOOD = "wood"
+
+
+def is_wood(material: str) -> bool:
+    """True for the material names that get the grain: "wood" and "..._wood"."""
+    return material == WOOD or material.endswith("_" + WOOD)
 
 
 def grain_levels(seed: int = GRAIN_SEED, texels: int = GRAIN_TEXELS) -> np.ndarray:

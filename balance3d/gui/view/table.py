@@ -25,7 +25,7 @@ from scipy.spatial.transform import Rotation
 from balance3d.games.base import State
 from balance3d.gui.games import game_table
 from balance3d.gui.view.camera import OrbitCamera
-from balance3d.gui.view.grain import WOOD, apply_grain
+from balance3d.gui.view.grain import apply_grain, is_wood
 from balance3d.gui.view.lights import SHADOW_MASK, SHADOW_SIZE, add_lights
 from balance3d.gui.view.marks import place
 from balance3d.gui.view.meshes import part_node
@@ -106,7 +106,7 @@ class TableView:
     def _add(self, name: str, part: Part, position, quat) -> NodePath:
         path = self._bodies.attachNewNode(part_node(part, name))
         path.setColor(*self.table.colour(self.state, name))
-        if part.material.name == WOOD:
+        if is_wood(part.material.name):
             apply_grain(path)
             path.setShader(lit_shader(textured=True))
         path.setTag("piece", name)
