@@ -221,15 +221,18 @@ def load_scene(name_or_path: str | Path, overrides: dict[str, Any] | None = None
     return _load_cached(*key) if caches_on() else _load(*key)
 
 
-def _optional_keys(keys: tuple[str, ...], table: dict) -> set[str]:
-    """Keys a scene table takes although the file may leave them out."""
+def _optional_keys(keys: tuple[str, ...], table: dict) -> dict[str, Any]:
+    """Keys a scene table takes although the file may leave them out, with the value
+    an absent one stands for (None: set only as a whole)."""
     if keys == ("physics",):
-        return set(PhysicsSettings.field_types())
+        return dict.fromkeys(PhysicsSettings.field_types())
     if len(keys) == 2 and keys[0] == "materials":
-        return set(_MATERIAL_KEYS)
+        return dict.fromkeys(_MATERIAL_KEYS)
     if len(keys) == 2 and keys[0] == "parts" and table.get("kind") in PART_KINDS:
-        return _COMMON_PART_KEYS | set(PART_KINDS[table["kind"]])
-    return set()
+        return dict.fromkeys(_COMMON_PART_KEYS | set(PART_KINDS[table["kind"]]))
+    if keys == ("bodies",):
+        return {"rpy": [0.0, 0.0, 0.0]}
+    return {}
 
 
 def _load(path: Path, blob: str, origins: tuple[tuple[str, str], ...]) -> Scene:

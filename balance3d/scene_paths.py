@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import math
 import re
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Mapping
 
 #: One dotted segment: a key and its list selectors.
 _SEGMENT = re.compile(r"([^.\[\]=]+)((?:\[[^\[\]]+\])*)")
@@ -32,9 +32,11 @@ class PathError(ValueError):
         self.path, self.reason = path, reason
 
 
-#: ``optional(keys, table) -> names`` the table at ``keys`` (the dotted keys leading
-#: to it) accepts although it may not hold them.
-Optional = Callable[[tuple[str, ...], dict], Iterable[str]]
+#: ``optional(keys, table) -> {name: default}``: the keys the table at ``keys`` (the
+#: dotted keys leading to it, list selectors left out) takes although it may not hold
+#: them, each with the value it stands for when absent (None: no such value; the key
+#: can only be set as a whole).
+Optional = Callable[[tuple[str, ...], dict], Mapping[str, Any]]
 
 
 def parse_path(path: str) -> list[str | int | tuple[str, str]]:
@@ -111,11 +113,13 @@ def set_value(data: dict, path: str, value: Any, optional: Optional | None = Non
                 raise PathError(path, f"{_label(keys)} is a {_kind(node)}, it has no key "
                                       f"{step!r}")
             if step not in node:
-                allowed = set(optional(tuple(keys), node)) if optional else set()
-                if last and step in allowed:
+                defaults = optional(tuple(keys), node) if optional else {}
+                if step not in defaults or (not last and defaults[step] is None):
+                    raise PathError(path, _missing(keys, step, node, set(defaults)))
+                if last and defaults[step] is None:
                     node[step] = copy.deepcopy(value)
                     return
-                raise PathError(path, _missing(keys, step, node, allowed))
+                node[step] = copy.deepcopy(defaults[step])
             holder, where = node, step
             keys.append(step)
         elif isinstance(step, int):

@@ -19,7 +19,8 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
+import sys
 import textwrap
 
 from balance3d.commands import CommandError, help_texts, plain
@@ -99,8 +100,10 @@ def add_parser(subparsers) -> None:
 def _libraries() -> None:
     """Refuse in one line when tune's libraries are missing."""
     for name in TUNE_LIBRARIES:
-        if importlib.util.find_spec(name) is None:
-            raise CommandError(f"tune needs {name}: install balance3d[tune]")
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            raise CommandError(f"tune needs {name}: install balance3d[tune]") from None
 
 
 def run_sweep_command(args: argparse.Namespace) -> int:
@@ -121,6 +124,10 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         sweep = load_sweep(args.sweep)
         rows = run_sweep(sweep, out=args.out, workers=args.workers, engine=args.engine,
                          address=args.address, progress=not args.quiet, csv=args.csv)
+    except KeyboardInterrupt:
+        print(f"balance3d tune: stopped; the finished runs are in {args.out}/runs.jsonl: "
+              f"run the same command again to resume", file=sys.stderr)
+        raise
     except (SweepError, OutputError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
     tables = ["runs.parquet", *(["runs.csv"] if args.csv else []), "summary.csv",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Iterator
 
@@ -24,11 +25,18 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the parent, which stops handing out runs and waits
+    for the runs under way."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict[str, Any]]:
     """Run ``tasks`` on a pool of ``workers`` processes (default every core), started
     with ``spawn``: pybullet clients do not survive a fork."""
     count = max(1, min(workers or default_workers(), len(tasks)))
-    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_ignore_interrupts)
     try:
         pending = {pool.submit(run_task, task) for task in tasks}
         while pending:

@@ -27,6 +27,8 @@ def test_each_path_form_sets_its_value():
         "rules.coins": 30,
         "bodies[2].position[2]": 0.05,
         "bodies[name=fulcrum].position[0]": 0.01,
+        "bodies[name=beam].rpy[2]": 0.1,
+        "rules.sections[1][1]": 0.11,
     })
     assert scene.physics.time_step == 0.002
     assert scene.parts["fulcrum"].params["width"] == 0.07
@@ -37,6 +39,9 @@ def test_each_path_form_sets_its_value():
     fulcrum = next(b for b in scene.bodies if b.name == "fulcrum")
     assert [b.name for b in scene.bodies][2] == "beam"
     assert beam.position[2] == 0.05 and fulcrum.position[0] == 0.01
+    # the file leaves the beam's rpy out: it stands for [0, 0, 0]
+    assert beam.rpy == (0.0, 0.0, 0.1) and fulcrum.rpy == (0.0, 0.0, 0.0)
+    assert scene.rules["sections"][1][1] == 0.11
 
 
 def test_an_optional_key_absent_from_the_file_may_be_set():
