@@ -45,6 +45,11 @@ class BotGames(Experiment):
     description = "whole games between bots: length, first-mover advantage, scores"
     outcomes = {"turns": "mean", "finished": "probability", "first_seat_wins": "probability",
                 "winner_score": "mean", "mean_score": "mean"}
+    option_docs = {
+        "players": "seats (default 2)",
+        "bots": "one bot name for every seat or one per seat (default the game's default bot)",
+        "max_turns": "stop after this many game turns (default: play to the end)",
+    }
     #: The subclass's own outcomes, added to the generic ones.
     game_outcomes: ClassVar[Mapping[str, str]] = {}
     #: The subclass's own options (read in its ``__init__``).

@@ -9,6 +9,9 @@ import re
 import numpy as np
 import pytest
 
+from balance3d.games.base import run_to_end
+from balance3d.games.tilted.judge import BeamFrame, resting_end
+from balance3d.games.tilted.state import TiltedState
 from balance3d.resources import scenes_dir
 from balance3d.scene import load_scene
 from balance3d.tune.experiment import ExperimentError, Jitter, make_experiment
@@ -75,6 +78,38 @@ def test_a_block_tips_the_beam_above_the_mechanical_threshold_and_not_well_below
     # released at the section's centre, it rests within a block's length of it
     side = base.data["parts"]["block_1"]["size"][0]
     assert abs(heavy["rest_x"] - s) < side and abs(light["rest_x"] - s) < side
+
+
+def test_a_block_laid_on_the_beam_tips_it_within_ten_percent_of_the_mechanics(tmp_path):
+    # the statics alone, no drop: the block laid at rest on the high side, aligned
+    # with the beam, and settled as the game settles a drop
+    base = load_scene("tilted")
+    s = section_centre(base, 3)
+    critical = critical_block_mass(base, s)
+    volume = base.parts["block_1"].mesh.volume
+    side = base.data["parts"]["block_1"]["size"][2]
+    ends = {}
+    for factor in (0.9, 1.1):
+        scene = scene_with_block_density(tmp_path, factor * critical / volume)
+        state = TiltedState.arranged(1, variant="solo", scene=scene, low_end=-1)
+        world = state.world
+        frame = BeamFrame.of(world)
+        position = frame.to_world([(s, 0.0, frame.half[2] + side / 2.0 + 1e-4)])[0]
+        world.add("block", scene.parts["block_1"], tuple(position), tuple(world.pose("beam")[1]))
+        run_to_end(state._settling(world))
+        ends[factor] = resting_end(world, state.rules.end_rest_gap)
+    assert ends == {0.9: -1, 1.1: +1}
+
+
+def test_a_dropped_block_tips_the_beam_from_about_half_the_static_threshold(tmp_path):
+    base = load_scene("tilted")
+    critical = critical_block_mass(base, section_centre(base, 3))
+    volume = base.parts["block_1"].mesh.volume
+    drops = make_experiment("tilted", "drops", {"blocks": [1], "sections": [3]}, STILL)
+    tipped = {factor: drops.run(scene_with_block_density(tmp_path, factor * critical / volume),
+                                {"block": 1, "section": 3}, np.random.default_rng(0))["tipped"]
+              for factor in (0.45, 0.65)}
+    assert tipped == {0.45: False, 0.65: True}
 
 
 def test_a_block_across_the_fulcrum_line_goes_back_and_earns_nothing():

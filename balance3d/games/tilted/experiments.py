@@ -64,6 +64,14 @@ class Drops(Experiment):
     description = "one judged drop of each block on each section of an empty or loaded beam"
     outcomes = {"tipped": "probability", "stays": "probability", "coins": "mean",
                 "rest_x": "mean"}
+    option_docs = {
+        "blocks": "block lengths in u, 1..6 (default all six)",
+        "sections": "section values dropped on (default every non-zero one)",
+        "load": "blocks placed first, [{block = u, x = m beam frame}]; x < 0 is the low "
+                "side (default none)",
+        "side": "\"high\", the only side the rules allow (default)",
+        "height": "m, release height (default 0.01)",
+    }
 
     def __init__(self, options: Mapping[str, Any], jitter: Jitter) -> None:
         super().__init__(options, jitter)

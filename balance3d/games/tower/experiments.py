@@ -68,6 +68,12 @@ class Towers(Experiment):
     description = "one tower built by drops until it has n pieces or a piece falls"
     outcomes = {"stood": "probability", "height": "mean", "peak_height": "mean",
                 "pieces_before_fall": "mean"}
+    option_docs = {
+        "pieces": "tower size n, or a list of sizes (default 24)",
+        "kinds": "piece parts dropped, cycled (default the letters, then the logo)",
+        "stand": "pieces standing on edge: a fraction 0..1 or a list of indices "
+                 "(default none)",
+    }
 
     def __init__(self, options: Mapping[str, Any], jitter: Jitter) -> None:
         super().__init__(options, jitter)

@@ -59,6 +59,12 @@ class Fields(Experiment):
     game = "tribalance"
     description = "one piece placed on each field of an empty or loaded plate"
     outcomes = {"valid": "probability", "tilt_deg": "mean", "slid_off": "probability"}
+    option_docs = {
+        "weights": "piece weights 1..5 (default all five)",
+        "fields": "field numbers, each its first free field (default every number)",
+        "field_ids": "field indices instead of numbers",
+        "load": "pieces placed first, [{weight = w, field_id = i}] (default none)",
+    }
 
     def __init__(self, options: Mapping[str, Any], jitter: Jitter) -> None:
         super().__init__(options, jitter)
