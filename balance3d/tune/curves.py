@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special, stats
 
-#: probability that the intervals cover the true value.
-CONFIDENCE = 0.95
+from balance3d.tune.summary import CONFIDENCE
+
 #: points on which a fitted curve is scanned for the brackets :func:`solve` refines
 #: with brentq (a curve here turns at most once, so this many cannot miss a root
 #: pair of a parabola by more than 1/SCAN_POINTS of the range).
@@ -262,11 +262,3 @@ def solve(curve: Curve, target: float, low: float, high: float) -> Root:
     half = curve.quantile() * sd
     return Root(value, sd, value - half, value + half)
 
-
-def wilson_interval(successes: int, n: int) -> tuple[float, float]:
-    """:data:`CONFIDENCE` Wilson score interval of a rate of ``successes`` in ``n``."""
-    z = float(stats.norm.ppf((1 + CONFIDENCE) / 2))
-    rate = successes / n
-    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)

@@ -21,7 +21,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -261,6 +261,43 @@ def curves_figure(table: SummaryTable, outcome: str, param: str) -> "Figure":
     return fig
 
 
+def fit_figure(report: dict[str, Any], curve: Callable[[np.ndarray], np.ndarray]) -> "Figure":
+    """A fit (the report :func:`balance3d.tune.fit.fit_sweep` returns) drawn: the
+    outcome observed at each value run with its 95% interval, the fitted ``curve``
+    (parameter values -> outcome), the target, the value found with its interval,
+    and the check's observation at the value found."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=HEATMAP_SIZE, dpi=PLOT_DPI, layout="constrained")
+    ax = fig.add_subplot()
+    low, high = report["within"]
+    runs = report["runs"]
+    x = np.array([r["value"] for r in runs])
+    mean = np.array([r["mean"] for r in runs])
+    yerr = [mean - [r["low"] for r in runs], [r["high"] for r in runs] - mean]
+    ax.errorbar(x, mean, yerr=yerr, fmt="o", capsize=3, label="runs (95% interval)")
+    grid = np.linspace(low, high, 200)
+    ax.plot(grid, curve(grid), label=f"{report['fit']['model']} fit")
+    ax.axhline(report["target"], color="grey", linestyle="--", linewidth=1, label="target")
+    fit = report["fit"]
+    ax.axvspan(fit["low"], fit["high"], color="C2", alpha=0.2,
+               label=f"found {fit['value']:.4g} (95% interval)")
+    check = report["check"]
+    ax.errorbar([check["value"]], [check["mean"]],
+                yerr=[[check["mean"] - check["low"]], [check["high"] - check["mean"]]],
+                fmt="s", color="C3", capsize=4, label=f"check ({check['n']} runs)")
+    if report["kind"] == "probability":
+        ax.set_ylim(-0.03, 1.03)
+    ax.set_xlabel(label(report["param"]))
+    ax.set_ylabel(_outcome_label(report["outcome"], report["kind"]))
+    case = ", ".join(f"{k}={fmt(v)}" for k, v in report["case"].items())
+    ax.set_title(f"{report['sweep']} ({report['experiment']})" + (f"\n{case}" if case else ""),
+                 fontsize="medium")
+    ax.legend(fontsize="x-small")
+    ax.grid(alpha=0.3)
+    return fig
+
+
 def _groups(frame: "pd.DataFrame", columns: list[str]) -> list[tuple[str, "pd.DataFrame"]]:
     """``frame`` split by the values of ``columns``, in sorted order, each group
     named ``key=value, ...`` (one unnamed group when there are no columns)."""
@@ -325,14 +362,15 @@ def plot_summary(table: SummaryTable, out: str | Path) -> list[Path]:
                     title = "\n".join(t for t in (table.title, values, extra_name) if t)
                     fig = heatmap_figure(part, outcome, kind, x_key, y_key, title, limits)
                     path = out / file_part(f"heatmap_{outcome}_combination{number}{suffix}.png")
-                    written.append(_save(fig, path))
+                    written.append(save(fig, path))
         for param in params:
             fig = curves_figure(table, outcome, param)
-            written.append(_save(fig, out / file_part(f"curve_{outcome}_{param}.png")))
+            written.append(save(fig, out / file_part(f"curve_{outcome}_{param}.png")))
     return written
 
 
-def _save(fig: "Figure", path: Path) -> Path:
+def save(fig: "Figure", path: Path) -> Path:
+    """Write ``fig`` to ``path`` as a PNG at :data:`PLOT_DPI`; returns ``path``."""
     fig.savefig(path, dpi=PLOT_DPI, format="png")
     return path
 

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 from scipy import special
 
-from balance3d.tune.curves import (FitError, fit_least_squares, fit_logistic, solve,
-                                wilson_interval)
+from balance3d.tune.curves import FitError, fit_least_squares, fit_logistic, solve
 
 MIDPOINT = 600.0      # kg/m^3, where the made-up tip probability is 0.5
 WIDTH = 60.0          # kg/m^3, logistic scale: p goes 0.27 -> 0.73 over 2 WIDTH
@@ -114,11 +113,3 @@ def test_too_few_values_are_refused():
     with pytest.raises(FitError, match="quadratic fit needs at least 3 parameter values"):
         fit_least_squares(np.repeat([1.0, 2.0], 4), np.arange(8.0), degree=2)
 
-
-@pytest.mark.parametrize("k, n, low, high", [
-    (5, 10, 0.2366, 0.7634),     # Wilson (1927) score interval, z = 1.96
-    (0, 10, 0.0, 0.2775),
-    (10, 10, 0.7225, 1.0),
-])
-def test_wilson_interval(k, n, low, high):
-    assert wilson_interval(k, n) == pytest.approx((low, high), abs=1e-4)

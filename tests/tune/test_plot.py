@@ -81,7 +81,6 @@ def test_plot_directory_writes_heat_maps_and_curves_of_the_stated_sizes(sweep_di
     for path in written:
         assert path.parent == sweep_dir / "plots"
         assert png_size(path) == (heat_px if path.name.startswith("heatmap") else curve_px)
-    assert [p.name for p in plot_directory(sweep_dir, sweep_dir / "again")] == names
 
 
 def test_heat_map_colours_follow_the_values_at_the_labelled_cells(tmp_path):
@@ -173,3 +172,23 @@ def test_importing_the_module_draws_in_nothing():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_plot_command_lists_the_files_it_wrote(tmp_path, capsys):
+    from balance3d.cli import main
+
+    frame = synthetic_summary()
+    frame = frame[frame["param.parts.fulcrum.width"] == WIDTHS[0]]
+    frame.drop(columns=[c for c in frame.columns if c.startswith("height.")]).to_parquet(
+        tmp_path / "summary.parquet")
+    out = tmp_path / "pictures"
+    assert main(["tune", "plot", str(tmp_path), "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    files = sorted(out.iterdir())
+    # a heat map per density, one curve against the density (the width is not swept)
+    assert len(files) == len(DENSITIES) + 1
+    assert lines[0] == f"wrote {len(files)} plots:"
+    assert sorted(line.strip() for line in lines[1:]) == sorted(str(p) for p in files)
+    assert main(["tune", "plot", str(tmp_path / "nothing")]) == 2
+    err = capsys.readouterr().err
+    assert "summary.parquet: no summary here" in err and err.count("\n") == 1
