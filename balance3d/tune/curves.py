@@ -102,6 +102,14 @@ class Curve:
         tail = (1 + CONFIDENCE) / 2
         return float(stats.norm.ppf(tail) if self.df is None else stats.t.ppf(tail, self.df))
 
+    def deviance_p(self) -> float | None:
+        """p-value of the logistic's deviance (chi-squared on :attr:`deviance_df`): a
+        small one says the runs' rates stray from the logistic shape more than
+        chance would make them (None for least squares, or without spare values)."""
+        if self.deviance is None or not self.deviance_df:
+            return None
+        return float(stats.chi2.sf(self.deviance, self.deviance_df))
+
     def slope_p(self) -> float:
         """Two-sided p-value of "the outcome does not change with the parameter"
         (the linear coefficient is zero; Wald test)."""

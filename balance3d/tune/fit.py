@@ -204,7 +204,8 @@ def _report(sweep: Sweep, request: FitRequest, kind: str, curve: Curve, root: Ro
         "value": root.value, "sd": root.sd, "low": root.low, "high": root.high,
         "interval": INTERVAL_METHOD}
     if curve.deviance is not None:
-        fit.update(deviance=curve.deviance, deviance_df=curve.deviance_df)
+        fit.update(deviance=curve.deviance, deviance_df=curve.deviance_df,
+                   deviance_p=curve.deviance_p())
     return {
         "sweep": sweep.name, "scene": sweep.scene, "experiment": sweep.experiment,
         "param": request.param, "within": [request.low, request.high],
@@ -232,6 +233,10 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     for row in report["runs"]:
         lines.append(f"  {row['value']:>10.5g}  {report['outcome']} {row['mean']:.3f} "
                      f"[{row['low']:.3f}, {row['high']:.3f}]  n={row['n']}")
+    if fit.get("deviance_p") is not None:
+        lines.append(f"shape: deviance {fit['deviance']:.3g} on {fit['deviance_df']} df, "
+                     f"p = {fit['deviance_p']:.2g} (a small p: the rates stray from the "
+                     f"logistic)")
     lines.append(f"found: {param} = {fit['value']:.5g}, 95% interval "
                  f"[{fit['low']:.5g}, {fit['high']:.5g}] (delta method)")
     verdict = "inside" if check["target_inside"] else "OUTSIDE"

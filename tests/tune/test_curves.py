@@ -113,3 +113,17 @@ def test_too_few_values_are_refused():
     with pytest.raises(FitError, match="quadratic fit needs at least 3 parameter values"):
         fit_least_squares(np.repeat([1.0, 2.0], 4), np.arange(8.0), degree=2)
 
+
+
+def test_the_deviance_tells_a_logistic_from_a_step_with_a_plateau():
+    """Rates drawn from the logistic itself give a deviance near its degrees of
+    freedom; rates that climb, stall and jump (0, 0.1, 0.5, 0.5, 0.5, 1, 1 at 40 runs
+    each) give a small p."""
+    x, y = bernoulli_runs(np.random.default_rng(7))
+    assert fit_logistic(x, y).deviance_p() > 0.01
+    rates = [0.0, 0.1, 0.5, 0.5, 0.5, 1.0, 1.0]
+    x = np.repeat(np.arange(7.0), 40)
+    y = np.concatenate([np.arange(40) < 40 * r for r in rates]).astype(float)
+    curve = fit_logistic(x, y)
+    assert curve.deviance_df == 5 and curve.deviance_p() < 0.01
+    assert fit_least_squares(x, y).deviance_p() is None
