@@ -15,7 +15,6 @@ independent of the fit's runs even when the value found is one the fit ran at.
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,6 +242,4 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     lines.append(f"check at {check['value']:g} ({check['n']} runs): {report['outcome']} "
                  f"{check['mean']:.3f} [{check['low']:.3f}, {check['high']:.3f}], "
                  f"target {report['target']:g} {verdict}")
-    if not math.isfinite(fit["sd"]):
-        lines.append("warning: the interval is unbounded (the fit's slope is zero)")
     return lines
