@@ -7,7 +7,10 @@ Ray cluster with ``--engine ray``), with a progress bar and the time left.  It w
 (per combination and case, each outcome with its 95 % interval) and
 ``DIR/runs.jsonl`` (runs as they finish: run the same command again to resume a
 stopped sweep).  ``tune list [GAME]`` prints the experiments with their outcomes and
-options.  ``balance3d tune run --help`` lists the options of a run.
+options.  ``tune plot DIR`` draws a finished sweep's summary as PNG files, and
+``tune fit SWEEP.toml ...`` finds the value of one parameter that gives a target
+outcome and checks it.  ``balance3d tune run --help`` (``plot --help``, ``fit
+--help``) lists the options of each.
 
 Examples::
 
@@ -15,6 +18,9 @@ Examples::
     balance3d tune scenes/sweeps/block-density.toml --out runs/block-density
     balance3d tune my-sweep.toml --out runs/my --workers 2 --csv
     balance3d tune my-sweep.toml --out runs/my --engine ray --address ray://head:10001
+    balance3d tune plot runs/block-density
+    balance3d tune fit my-sweep.toml --param materials.block_wood.density \
+        --within 300 1500 --outcome tipped --target 0.5 --case block=2 --case section=2
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ import importlib
 import sys
 import textwrap
 
-from balance3d.commands import CommandError, help_texts, plain
+from balance3d.commands import CommandError, help_texts, plain, tune_analysis
 
 #: Line width of ``tune list``.
 LIST_WIDTH = 79
@@ -60,17 +66,20 @@ class _VerbOrSweep(argparse._SubParsersAction):
 
 
 def add_parser(subparsers) -> None:
-    """Register ``tune`` with its verbs ``run`` (the default: a sweep file) and
-    ``list``."""
+    """Register ``tune`` with its verbs ``run`` (the default: a sweep file),
+    ``list``, ``plot`` and ``fit``."""
     description, examples = help_texts(__doc__)
     parser = subparsers.add_parser(
         "tune", help="sweep scene values through a game's experiment",
         description=description, epilog=examples,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="balance3d tune SWEEP.toml --out DIR [options]\n"
-              "       balance3d tune list [GAME]")
+              "       balance3d tune list [GAME]\n"
+              "       balance3d tune plot DIR [--out PLOTDIR]\n"
+              "       balance3d tune fit SWEEP.toml --param PATH --within LO HI "
+              "--outcome NAME --target VALUE [options]")
     parser.register("action", "parsers", _VerbOrSweep)
-    verbs = parser.add_subparsers(dest="tune_command", metavar="SWEEP.toml | list")
+    verbs = parser.add_subparsers(dest="tune_command", metavar="SWEEP.toml | list | plot | fit")
     verbs.required = True
     runner = verbs.add_parser(
         "run", help="run a sweep file (the default: 'tune SWEEP.toml' is 'tune run ...')",
@@ -95,6 +104,7 @@ def add_parser(subparsers) -> None:
                                            "options.")
     listing.add_argument("game", nargs="?", metavar="GAME", help="a registered game")
     listing.set_defaults(run=run_list)
+    tune_analysis.add_verbs(verbs)
 
 
 def _libraries() -> None:

@@ -61,7 +61,8 @@ def test_overrides_do_not_leak_into_later_loads():
 
 
 @pytest.mark.parametrize("path, value, words", [
-    ("materials.blok.density", 1.0, "no material 'blok' (materials: felt, "),
+    ("materials.blok.density", 1.0,
+     "no material 'blok' (materials: beam_wood, block_wood, felt, "),
     ("parts.bean.size[0]", 1.0, "no part 'bean' (parts: beam,"),
     ("materials.wood.hardness", 1.0, "materials.wood has no key 'hardness'"),
     ("physics.time_stepp", 1.0, "physics has no key 'time_stepp'"),
