@@ -27,6 +27,8 @@ import numpy as np
 RESULTS = Path(__file__).resolve().parent / "results"
 #: s, longest wait for ``git`` to name the measured commit.
 GIT_TIMEOUT_S = 10.0
+#: s, how long the CPUs' busy time is sampled to pick the one to pin to.
+BUSY_SAMPLE_S = 0.5
 
 
 def load_average() -> list[float] | None:
@@ -69,12 +71,41 @@ def machine_facts() -> dict[str, Any]:
             "balance3d": balance3d.__version__, "commit": _commit()}
 
 
+def _busy_ticks() -> dict[int, int]:
+    """Per CPU, the clock ticks it has spent busy (not idle or waiting on I/O) since
+    boot, from ``/proc/stat``; empty where there is no such file."""
+    ticks = {}
+    try:
+        lines = Path("/proc/stat").read_text().splitlines()
+    except OSError:
+        return ticks
+    for line in lines:
+        name, *fields = line.split()
+        if name.startswith("cpu") and name[3:].isdigit():
+            values = [int(v) for v in fields]
+            ticks[int(name[3:])] = sum(values) - values[3] - values[4]
+    return ticks
+
+
+def least_busy_cpu(allowed: set[int]) -> int:
+    """The CPU of ``allowed`` that was least busy over the last
+    :data:`BUSY_SAMPLE_S` (the lowest one where the system does not tell): on a
+    shared machine, pinning every benchmark to the same CPU would stack them up."""
+    before = _busy_ticks()
+    time.sleep(BUSY_SAMPLE_S)
+    after = _busy_ticks()
+    known = [cpu for cpu in sorted(allowed) if cpu in before and cpu in after]
+    if not known:
+        return min(allowed)
+    return min(known, key=lambda cpu: after[cpu] - before[cpu])
+
+
 def pin_to_one_core() -> int | None:
-    """Pin this process to its lowest allowed CPU; that CPU, or None where the
+    """Pin this process to its least busy allowed CPU; that CPU, or None where the
     system cannot pin."""
     if not hasattr(os, "sched_setaffinity"):
         return None
-    cpu = min(os.sched_getaffinity(0))
+    cpu = least_busy_cpu(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})
     return cpu
 
