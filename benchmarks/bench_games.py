@@ -239,6 +239,11 @@ def measure_all(args: argparse.Namespace) -> dict:
     }
 
 
+def _percent(rate: float | None) -> str:
+    """A rate as a whole percentage, or "no games" for None."""
+    return "no games" if rate is None else f"{rate:.0%}"
+
+
 def _rate(matches: list[dict]) -> float | None:
     return sum(m["planner_won"] for m in matches) / len(matches) if matches else None
 
@@ -274,8 +279,8 @@ def markdown(results: dict, machine: dict) -> str:
         f"| 4-player planner game, wall | {game['max_s']:.1f} s max: {seeds} | "
         f"<= {TARGET_GAME:.0f} s | {'yes' if game['max_s'] <= TARGET_GAME else '**no**'} |",
         f"| planner vs random, 2 players | {vs['planner_wins']}/{vs['games']} won "
-        f"({vs['win_rate']:.0%}; seat 0 {vs['win_rate_seat0']:.0%}, seat 1 "
-        f"{vs['win_rate_seat1']:.0%}) | beats random clearly "
+        f"({vs['win_rate']:.0%}; seat 0 {_percent(vs['win_rate_seat0'])}, seat 1 "
+        f"{_percent(vs['win_rate_seat1'])}) | beats random clearly "
         f"(>= {PLANNER_WIN_RATE[GAME]:.0%}) | "
         f"{'yes' if vs['win_rate'] >= PLANNER_WIN_RATE[GAME] else '**no**'} |",
         "",
