@@ -280,10 +280,8 @@ def measure(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict
     same, timed_out, settle_steps, rounds = True, False, None, 1
     for repeat in range(repeats):
         world, plain_world, bare = scene.build_world(), _world(scene, plain), build_bare(scene, s)
-        timed = _interleaved([("world", lambda: world.step(per_slice)),
-                              ("plain", lambda: plain_world.step(per_slice)),
-                              ("bare", lambda: bare.step(per_slice))], repeat)
-        same = same and world_poses(plain_world) == bare.poses()
+        timed, same_now = race(world, plain_world, bare, per_slice, repeat)
+        same = same and same_now
         for sim in (world, plain_world, bare):
             sim.close()
         for kind in rates:
@@ -353,6 +351,18 @@ def _interleaved(runs: list, repeat: int) -> dict[str, float]:
     return timed
 
 
+def race(world: World, plain: World, bare: BareLoop, per_slice: int,
+         repeat: int) -> tuple[dict[str, float], bool]:
+    """The welded World, the World without welding and the bare loop stepped side by
+    side in ``SLICES`` slices of ``per_slice`` steps (:func:`_interleaved`): the wall
+    time of each (s, keys ``world``, ``plain``, ``bare``), and whether the two
+    unwelded runners ended in the same poses, bit for bit."""
+    timed = _interleaved([("world", lambda: world.step(per_slice)),
+                          ("plain", lambda: plain.step(per_slice)),
+                          ("bare", lambda: bare.step(per_slice))], repeat)
+    return timed, world_poses(plain) == bare.poses()
+
+
 def measure_motion(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict:
     """Median rates of the welded World, the World without welding and the bare loop
     over the first ``seconds`` of ``scene`` (bodies falling, landing, settling), and
@@ -375,12 +385,10 @@ def measure_motion(scene: Scene, seconds: float, repeats: int, min_wall: float) 
         for i in range(rounds):
             world, plain_world = scene.build_world(), _world(scene, s.replace(weld=False))
             bare = build_bare(scene, s)
-            runs = _interleaved([("world", lambda: world.step(per_slice)),
-                                 ("plain", lambda: plain_world.step(per_slice)),
-                                 ("bare", lambda: bare.step(per_slice))], repeat + i)
+            runs, same_now = race(world, plain_world, bare, per_slice, repeat + i)
             for kind in timed:
                 timed[kind] += runs[kind]
-            same = same and world_poses(plain_world) == bare.poses()
+            same = same and same_now
             welded, moving = len(world.welded_names), not world.at_rest()
             for sim in (world, plain_world, bare):
                 sim.close()

@@ -41,7 +41,7 @@ def test_only_judge_with_one_move_writes_the_summary_and_the_readme_table(tmp_pa
     assert machine["pybullet"] and machine["cpu"]
     # one row and one move timed per registered game
     assert sorted(entry["figures"]) == game_names()
-    assert all(f["count"] == 1 for f in entry["figures"].values())
+    assert all(f["count"] == 1 and f["cpu"]["count"] == 1 for f in entry["figures"].values())
     assert len(entry["rows"]) == len(game_names())
     for row in entry["rows"]:
         assert set(row) == {"measure", "result", "target", "met"}
