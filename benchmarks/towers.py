@@ -46,7 +46,7 @@ from balance3d.physics.bodies import BodyState, Snapshot
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.world import World
 from balance3d.scene import BodySpec, Scene, body_pose, load_scene, rpy_to_quat
-from benchmarks.bench_world import SLICES, _interleaved, build_bare, world_poses
+from benchmarks.bench_world import SLICES, build_bare, race
 from benchmarks.results_io import (RESULTS, facts_text, machine_facts, measuring,
                                    write_results)
 
@@ -124,10 +124,8 @@ def measure(scene: Scene, seconds: float, repeats: int) -> dict:
     for repeat in range(repeats):
         world, plain = restored_world(scene, s), restored_world(scene, s.replace(weld=False))
         bare = build_bare(scene, s)
-        timed = _interleaved([("world", lambda: world.step(per_slice)),
-                              ("plain", lambda: plain.step(per_slice)),
-                              ("bare", lambda: bare.step(per_slice))], repeat)
-        same = same and world_poses(plain) == bare.poses()
+        timed, same_now = race(world, plain, bare, per_slice, repeat)
+        same = same and same_now
         for sim in (world, plain, bare):
             sim.close()
         for kind in rates:
