@@ -24,14 +24,14 @@ allows it):
   basic games against the random bot, seats alternating (game ``i`` has seed ``i``;
   the planner sits in seat ``i % 2``).
 
-Targets (issue 3): <= 0.15 s per judged drop, <= 60 s per 4-player planner game on
-one core; the planner must beat random clearly.  Issue 7: the cold welded judged
-drop within 1.3x of the welding-off World.
+Targets (issue 3, :mod:`benchmarks.targets`): <= 0.15 s per judged drop, <= 60 s
+per 4-player planner game on one core; the planner must beat random clearly (75 %).
+Issue 7: the cold welded judged drop within 1.3x of the welding-off World.
 
-    python benchmarks/bench_games.py [--games 50] [--drop-games 10] \\
+    python -m benchmarks.bench_games [--games 50] [--drop-games 10] \\
         [--planner-seeds 0 1 2] [--cold-states 16] [--cold-repeats 3]
 
-(with balance3d installed, or ``PYTHONPATH=.`` from the checkout).  Writes
+(from the root of a checkout).  Writes
 ``benchmarks/results/games.json`` and ``benchmarks/results/games.md`` (the Markdown
 table the README quotes).  A full run takes several minutes.
 """
@@ -39,12 +39,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import json
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -57,41 +53,24 @@ from balance3d.games.tilted import planner
 from balance3d.games import get_game, new_game
 from balance3d.games.base import Drop, State
 from balance3d.physics import clear_caches
+from benchmarks.play import against_random, play
+from benchmarks.results_io import (RESULTS, facts_text, machine_facts, measuring, spread,
+                                   write_results)
+from benchmarks.targets import COLD_OVER_OFF, JUDGE_S, PLANNER_GAME, PLANNER_WIN_RATE
 
-RESULTS = Path(__file__).resolve().parent / "results"
-#: s, target wall time per judged drop.
-TARGET_DROP = 0.15
-#: s, target wall time per 4-player planner game.
-TARGET_GAME = 60.0
-#: Target of issue 7: cold welded judged drop / welding-off judged drop (medians).
-TARGET_COLD_RATIO = 1.3
-
-
-def pin_to_one_core() -> int | None:
-    """Pin this process to its lowest allowed CPU; the CPU, or None if not possible."""
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    cpu = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {cpu})
-    return cpu
+GAME = "tilted"
+#: s, target wall time per judged drop, and per 4-player planner game.
+TARGET_DROP, TARGET_GAME = JUDGE_S[GAME], PLANNER_GAME[GAME][1]
 
 
 def play_timed(players: list[str], seed: int) -> dict:
     """Play a whole basic game with the bots named per seat; returns its wall time
     (s), the wall time of every judged drop (s), the winners' seats and the number
     of actions."""
-    start = time.perf_counter()
-    state = new_game("tilted", players=len(players), seed=seed, bots=players)
-    bots = [make_bot(name, seed, seat) for seat, name in enumerate(players)]
-    drops = []
-    while not state.is_over:
-        action = bots[state.current_player].choose(state)
-        t = time.perf_counter()
-        state.apply(action)
-        if isinstance(action, Drop):
-            drops.append(time.perf_counter() - t)
-    return {"seed": seed, "bots": players, "wall_s": time.perf_counter() - start,
-            "drops_s": drops, "winners": list(state.outcome.winners),
+    played = play(GAME, players, seed)
+    state = played.state
+    return {"seed": seed, "bots": players, "wall_s": played.wall_s,
+            "drops_s": [m.seconds for m in played.moves], "winners": list(state.outcome.winners),
             "actions": len(state.history), "coins": list(state.scores)}
 
 
@@ -162,36 +141,12 @@ def cold_drops(states: list[tuple[str, Drop]], repeats: int) -> dict:
             "off_reached_rest": sum(r["off_reached_rest"] for r in rows),
             "tilt_agrees": sum(r["tilt_agrees"] for r in rows),
             "same_verdict": sum(r["same_verdict"] for r in rows),
-            "target_ratio": TARGET_COLD_RATIO, "met": ratio <= TARGET_COLD_RATIO}
+            "target_ratio": COLD_OVER_OFF, "met": ratio <= COLD_OVER_OFF}
 
 
-def spread(values: list[float]) -> dict:
-    """Count, median, 90th percentile and maximum of ``values`` (s)."""
-    return {"count": len(values), "median_s": statistics.median(values),
-            "p90_s": float(np.percentile(values, 90)), "max_s": max(values)}
-
-
-def environment() -> dict:
-    """Where the numbers were measured."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, cwd=Path(__file__).parent, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = ""
-    import pybullet
-    return {"date": datetime.date.today().isoformat(), "cpu": cpu,
-            "python": platform.python_version(), "pybullet": pybullet.getAPIVersion(),
-            "balance3d": balance3d.__version__, "commit": commit or None,
-            "scene_digest": balance3d.load_scene("tilted").digest,
-            "planner": {"max_trials": planner.MAX_TRIALS, "tilt_ratio": planner.TILT_RATIO}}
+def planner_budget() -> dict:
+    """The Tilted planner's settings the figures depend on."""
+    return {"max_trials": planner.MAX_TRIALS, "tilt_ratio": planner.TILT_RATIO}
 
 
 def _positive_int(text: str) -> int:
@@ -218,14 +173,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="timings of each of them, per way (median; default 3)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     args = parser.parse_args(argv)
+    with measuring(one_core=True) as facts:
+        print(f"pinned to CPU {facts['pinned_cpu']}, load average "
+              f"{facts['load_average_before']}", flush=True)
+        results = measure_all(args)
+    results = {"facts": facts, "scene_digest": balance3d.load_scene(GAME).digest,
+               "planner": planner_budget(), **results}
+    table = markdown(results, machine_facts())
+    write_results("games", results, table, args.out)
+    print(table)
+    return 0
 
-    cpu = pin_to_one_core()
-    env = environment()
-    env["pinned_cpu"] = cpu
-    env["load_average_start"] = _load()
-    print(f"balance3d {env['balance3d']} ({env['commit']}), {env['cpu']}, pinned to CPU {cpu}",
-          flush=True)
 
+def measure_all(args: argparse.Namespace) -> dict:
+    """Every figure of the module docstring, with the budget of ``args``."""
     random_drops = []
     for seed in range(args.drop_games):
         game = play_timed(["random", "random"], 1000 + seed)
@@ -252,8 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for seed in range(args.games):
         seat = seed % 2
-        bots = ["planner", "random"] if seat == 0 else ["random", "planner"]
-        game = play_timed(bots, seed)
+        game = play_timed(against_random(seed), seed)
         won = seat in game["winners"]
         wins += won
         matches.append({"seed": seed, "planner_seat": seat, "planner_won": won,
@@ -263,9 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     match_wall = time.perf_counter() - start
 
     walls = [g["wall_s"] for g in planner_games]
-    env["load_average_end"] = _load()
-    results = {
-        "environment": env,
+    return {
         "judged_drop": {"random_games": spread(random_drops),
                         "planner_games": spread(planner_drops),
                         "all": spread(random_drops + planner_drops),
@@ -279,27 +237,20 @@ def main(argv: list[str] | None = None) -> int:
             "win_rate_seat1": _rate([m for m in matches if m["planner_seat"] == 1]),
             "wall_s": match_wall, "matches": matches},
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "games.json").write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    table = markdown(results)
-    (args.out / "games.md").write_text(table)
-    print(table)
-    return 0
 
 
-def _load() -> list[float] | None:
-    """The system's 1, 5 and 15 minute load averages (other processes slow the
-    timings down on a shared machine), or None where unknown."""
-    return [round(v, 2) for v in os.getloadavg()] if hasattr(os, "getloadavg") else None
+def _percent(rate: float | None) -> str:
+    """A rate as a whole percentage, or "no games" for None."""
+    return "no games" if rate is None else f"{rate:.0%}"
 
 
 def _rate(matches: list[dict]) -> float | None:
     return sum(m["planner_won"] for m in matches) / len(matches) if matches else None
 
 
-def markdown(results: dict) -> str:
-    """The results as the Markdown table the README quotes."""
-    env, drop, cold = results["environment"], results["judged_drop"], results["cold_drop"]
+def markdown(results: dict, machine: dict) -> str:
+    """The results as a Markdown table, under the facts of the ``machine``."""
+    drop, cold = results["judged_drop"], results["cold_drop"]
     game, vs = results["planner_game_4p"], results["planner_vs_random"]
 
     def row(name: str, s: dict) -> str:
@@ -324,21 +275,18 @@ def markdown(results: dict) -> str:
         f"(warm {cold['warm_over_off']:.2f}x; median of per-state ratios "
         f"{cold['median_of_ratios']:.2f}x); welding off reached rest in "
         f"{cold['off_reached_rest']}, agreed on the tilt in {cold['tilt_agrees']} "
-        f"| <= {TARGET_COLD_RATIO}x welding off | {'yes' if cold['met'] else '**no**'} |",
+        f"| <= {COLD_OVER_OFF}x welding off | {'yes' if cold['met'] else '**no**'} |",
         f"| 4-player planner game, wall | {game['max_s']:.1f} s max: {seeds} | "
         f"<= {TARGET_GAME:.0f} s | {'yes' if game['max_s'] <= TARGET_GAME else '**no**'} |",
         f"| planner vs random, 2 players | {vs['planner_wins']}/{vs['games']} won "
-        f"({vs['win_rate']:.0%}; seat 0 {vs['win_rate_seat0']:.0%}, seat 1 "
-        f"{vs['win_rate_seat1']:.0%}) | beats random clearly | "
-        f"{'yes' if vs['win_rate'] >= 0.75 else '**no**'} |",
+        f"({vs['win_rate']:.0%}; seat 0 {_percent(vs['win_rate_seat0'])}, seat 1 "
+        f"{_percent(vs['win_rate_seat1'])}) | beats random clearly "
+        f"(>= {PLANNER_WIN_RATE[GAME]:.0%}) | "
+        f"{'yes' if vs['win_rate'] >= PLANNER_WIN_RATE[GAME] else '**no**'} |",
         "",
-        f"Measured {env['date']} on {env['cpu']}, one core (CPU {env['pinned_cpu']}; system "
-        f"load average {env['load_average_start'][0]:g} at the start, "
-        f"{env['load_average_end'][0]:g} at the end), "
-        f"Python {env['python']}, balance3d {env['balance3d']} ({env['commit']}), Tilted scene "
-        f"digest {env['scene_digest'][:12]}; planner budget {env['planner']['max_trials']} "
-        f"trials per drop.  "
-        f"`python benchmarks/bench_games.py`.",
+        f"{facts_text(results['facts'], machine)} Tilted scene digest "
+        f"{results['scene_digest'][:12]}; planner budget {results['planner']['max_trials']} "
+        "trials per drop (`python -m benchmarks.bench_games`).",
         "",
     ]
     return "\n".join(lines)

@@ -39,7 +39,7 @@ load hit all alike.  The column's drift is its top piece's sideways motion over
 60 simulated seconds.  Targets: World overhead <= 10 %; the 24-piece column at
 >= 5x real time on one core.
 
-    python benchmarks/bench_world.py [--repeats 5] [--seconds 10] [--min-wall 0.25] \\
+    python -m benchmarks.bench_world [--repeats 5] [--seconds 10] [--min-wall 0.25] \\
         [--motion-seconds 1.0] [--restore-only]
 
 Writes ``benchmarks/results/world.json`` and ``benchmarks/results/world.md``.
@@ -47,11 +47,7 @@ Writes ``benchmarks/results/world.json`` and ``benchmarks/results/world.md``.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import math
-import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -69,15 +65,13 @@ from balance3d.physics.engine_shapes import collision_shape_args, create_collisi
 from balance3d.physics.world import PRIME_DISTANCE, PRIME_SPACING, World
 from balance3d.resources import scenes_dir
 from balance3d.scene import BodySpec, Scene, body_pose, list_scenes, load_scene, rpy_to_quat
+from benchmarks.results_io import (RESULTS, facts_text, machine_facts, measuring,
+                                   write_results)
+from benchmarks.targets import COLUMN_RTF, RESTORE_S, WORLD_OVERHEAD_PCT
 
 with quiet_output():
     import pybullet
 
-RESULTS = Path(__file__).resolve().parent / "results"
-#: Overhead of the World over the bare loop allowed by the issue, percent.
-TARGET_OVERHEAD_PCT = 10.0
-#: Real-time factor the 24-piece column must reach.
-TARGET_COLUMN_RTF = 5.0
 #: Pieces in the column benchmark.
 COLUMN_PIECES = 24
 COLUMN_NAME = f"tower-column-{COLUMN_PIECES}"
@@ -99,8 +93,6 @@ PILE_SIDE = 3
 PILE_SEED = 0
 #: Towers and pieces per tower of the restored table.
 TABLE_TOWERS, TABLE_PIECES = 4, 24
-#: s, target time of a restore of the 96-piece table with its re-welding, caches cold.
-TARGET_RESTORE_S = 0.020
 #: m, gap between stacked pieces of the restored table when they are released.
 STACK_GAP = 1e-4
 
@@ -288,10 +280,8 @@ def measure(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict
     same, timed_out, settle_steps, rounds = True, False, None, 1
     for repeat in range(repeats):
         world, plain_world, bare = scene.build_world(), _world(scene, plain), build_bare(scene, s)
-        timed = _interleaved([("world", lambda: world.step(per_slice)),
-                              ("plain", lambda: plain_world.step(per_slice)),
-                              ("bare", lambda: bare.step(per_slice))], repeat)
-        same = same and world_poses(plain_world) == bare.poses()
+        timed, same_now = race(world, plain_world, bare, per_slice, repeat)
+        same = same and same_now
         for sim in (world, plain_world, bare):
             sim.close()
         for kind in rates:
@@ -361,6 +351,18 @@ def _interleaved(runs: list, repeat: int) -> dict[str, float]:
     return timed
 
 
+def race(world: World, plain: World, bare: BareLoop, per_slice: int,
+         repeat: int) -> tuple[dict[str, float], bool]:
+    """The welded World, the World without welding and the bare loop stepped side by
+    side in ``SLICES`` slices of ``per_slice`` steps (:func:`_interleaved`): the wall
+    time of each (s, keys ``world``, ``plain``, ``bare``), and whether the two
+    unwelded runners ended in the same poses, bit for bit."""
+    timed = _interleaved([("world", lambda: world.step(per_slice)),
+                          ("plain", lambda: plain.step(per_slice)),
+                          ("bare", lambda: bare.step(per_slice))], repeat)
+    return timed, world_poses(plain) == bare.poses()
+
+
 def measure_motion(scene: Scene, seconds: float, repeats: int, min_wall: float) -> dict:
     """Median rates of the welded World, the World without welding and the bare loop
     over the first ``seconds`` of ``scene`` (bodies falling, landing, settling), and
@@ -383,12 +385,10 @@ def measure_motion(scene: Scene, seconds: float, repeats: int, min_wall: float) 
         for i in range(rounds):
             world, plain_world = scene.build_world(), _world(scene, s.replace(weld=False))
             bare = build_bare(scene, s)
-            runs = _interleaved([("world", lambda: world.step(per_slice)),
-                                 ("plain", lambda: plain_world.step(per_slice)),
-                                 ("bare", lambda: bare.step(per_slice))], repeat + i)
+            runs, same_now = race(world, plain_world, bare, per_slice, repeat + i)
             for kind in timed:
                 timed[kind] += runs[kind]
-            same = same and world_poses(plain_world) == bare.poses()
+            same = same and same_now
             welded, moving = len(world.welded_names), not world.at_rest()
             for sim in (world, plain_world, bare):
                 sim.close()
@@ -474,8 +474,8 @@ def measure_restore(repeats: int) -> dict:
         "first_step_warm_s": median["first_step_warm"],
         "total_cold_s": total_cold,
         "total_warm_s": median["restore_warm"] + median["first_step_warm"],
-        "target_s": TARGET_RESTORE_S,
-        "met": total_cold <= TARGET_RESTORE_S,
+        "target_s": RESTORE_S,
+        "met": total_cold <= RESTORE_S,
     }
 
 
@@ -514,7 +514,8 @@ def restore_text(r: dict) -> str:
         f"| {r['total_warm_s'] * 1e3:.1f} ms | | {r['scratch_total_warm_s'] * 1e3:.1f} ms |"])
 
 
-def markdown(results: dict) -> str:
+def markdown(results: dict, machine: dict) -> str:
+    """The results as Markdown tables, under the facts of the ``machine``."""
     rows = ["| scene | bodies (dynamic) | World steps/s | real-time factor "
             "| World, no welding, steps/s | bare steps/s | overhead % "
             "| settle: simulated s | settle overhead % | per check | same poses |",
@@ -531,13 +532,11 @@ def markdown(results: dict) -> str:
     t = results["targets"]
     lines = [
         "# World benchmark", "",
-        f"{results['generated']}, Python {results['python']}, {results['machine']}; median of "
-        f"{results['repeats']} repeats; stepping runs of at least "
-        f"{results['simulated_seconds']} simulated s and {results['min_wall_seconds']} "
-        "wall-clock s (`python benchmarks/bench_world.py`); system load average "
-        f"{results['load_average'][0]} before, {results['load_average'][1]} after "
-        "(other processes share the cores: absolute rates vary with it, the interleaved "
-        "ratios much less).", "",
+        f"{facts_text(results['facts'], machine)} Median of {results['repeats']} repeats; "
+        f"stepping runs of at least {results['simulated_seconds']} simulated s and "
+        f"{results['min_wall_seconds']} wall-clock s (`python -m benchmarks.bench_world`).  "
+        "Other processes share the cores: absolute rates vary with the load, the "
+        "interleaved ratios much less.", "",
         "World steps/s and the real-time factor are the World as the scene configures it "
         "(welding bodies at rest when the scene says so).  The overhead compares the World "
         "with welding off against a bare pybullet loop stepping the same bodies with the "
@@ -582,6 +581,24 @@ def markdown(results: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def measure_scenes(seconds: float, repeats: int, min_wall: float) -> tuple[list[dict], float]:
+    """:func:`measure` of every bundled scene and of the 24-piece column (last),
+    each printed as it is done; and the column's drift (m) over
+    :data:`DRIFT_SECONDS`."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        scenes = [load_scene(name) for name in list_scenes()] + [column_scene(Path(tmp))]
+        for scene in scenes:
+            row = measure(scene, seconds, repeats, min_wall)
+            rows.append(row)
+            print(f"{row['scene']:>16}: World {row['world_steps_per_s']:8.0f} steps/s "
+                  f"({row['real_time_factor']:6.1f}x real time); no welding "
+                  f"{row['plain_world_steps_per_s']:8.0f}, bare {row['bare_steps_per_s']:8.0f}, "
+                  f"overhead {row['overhead_pct']:+5.1f} %; settle "
+                  f"{row['settle_overhead_pct']:+5.1f} %", flush=True)
+        return rows, column_drift(scenes[-1], DRIFT_SECONDS)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure (median)")
@@ -601,41 +618,28 @@ def main(argv: list[str] | None = None) -> int:
         print(restore_text(measure_restore(args.repeats)))
         return 0
 
-    load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        scenes = [load_scene(name) for name in list_scenes()] + [column_scene(Path(tmp))]
-        results_rows = []
-        for scene in scenes:
-            row = measure(scene, args.seconds, args.repeats, args.min_wall)
-            results_rows.append(row)
-            print(f"{row['scene']:>16}: World {row['world_steps_per_s']:8.0f} steps/s "
-                  f"({row['real_time_factor']:6.1f}x real time); no welding "
-                  f"{row['plain_world_steps_per_s']:8.0f}, bare {row['bare_steps_per_s']:8.0f}, "
-                  f"overhead {row['overhead_pct']:+5.1f} %; settle "
-                  f"{row['settle_overhead_pct']:+5.1f} %", flush=True)
-        drift = column_drift(scenes[-1], DRIFT_SECONDS)
-    motion = []
-    for scene in (beam_drops_scene(), pile_scene()):
-        row = measure_motion(scene, args.motion_seconds, args.repeats, args.min_wall)
-        motion.append(row)
-        print(f"{row['scene']:>16}: in motion, welded World {row['world_steps_per_s']:8.0f} "
-              f"steps/s, no welding {row['plain_world_steps_per_s']:8.0f}, bare "
-              f"{row['bare_steps_per_s']:8.0f}; welding overhead "
-              f"{row['weld_overhead_pct']:+6.1f} %", flush=True)
-    restore = measure_restore(args.repeats)
-    print(f"restore of the {restore['pieces']}-piece table: {restore['total_cold_s'] * 1e3:.1f} "
-          f"ms cold ({restore['restore_cold_s'] * 1e3:.1f} ms restore, "
-          f"{restore['first_step_cold_s'] * 1e3:.1f} ms first step), "
-          f"{restore['total_warm_s'] * 1e3:.1f} ms warm; without its welds "
-          f"{restore['scratch_total_cold_s'] * 1e3:.1f} ms cold", flush=True)
+    with measuring(one_core=True) as facts:
+        results_rows, drift = measure_scenes(args.seconds, args.repeats, args.min_wall)
+        motion = []
+        for scene in (beam_drops_scene(), pile_scene()):
+            row = measure_motion(scene, args.motion_seconds, args.repeats, args.min_wall)
+            motion.append(row)
+            print(f"{row['scene']:>16}: in motion, welded World "
+                  f"{row['world_steps_per_s']:8.0f} steps/s, no welding "
+                  f"{row['plain_world_steps_per_s']:8.0f}, bare {row['bare_steps_per_s']:8.0f}; "
+                  f"welding overhead {row['weld_overhead_pct']:+6.1f} %", flush=True)
+        restore = measure_restore(args.repeats)
+        print(f"restore of the {restore['pieces']}-piece table: "
+              f"{restore['total_cold_s'] * 1e3:.1f} ms cold "
+              f"({restore['restore_cold_s'] * 1e3:.1f} ms restore, "
+              f"{restore['first_step_cold_s'] * 1e3:.1f} ms first step), "
+              f"{restore['total_warm_s'] * 1e3:.1f} ms warm; without its welds "
+              f"{restore['scratch_total_cold_s'] * 1e3:.1f} ms cold", flush=True)
 
     worst = max(results_rows, key=lambda r: r["overhead_pct"])
     column = results_rows[-1]
     results = {
-        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "python": platform.python_version(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
-        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "facts": facts,
         "repeats": args.repeats,
         "simulated_seconds": args.seconds,
         "min_wall_seconds": args.min_wall,
@@ -644,21 +648,19 @@ def main(argv: list[str] | None = None) -> int:
         "motion": motion,
         "restore": restore,
         "targets": {
-            "overhead_pct": TARGET_OVERHEAD_PCT,
+            "overhead_pct": WORLD_OVERHEAD_PCT,
             "worst_overhead_pct": worst["overhead_pct"],
             "worst_overhead_scene": worst["scene"],
-            "overhead_met": worst["overhead_pct"] <= TARGET_OVERHEAD_PCT,
-            "column_rtf": TARGET_COLUMN_RTF,
+            "overhead_met": worst["overhead_pct"] <= WORLD_OVERHEAD_PCT,
+            "column_rtf": COLUMN_RTF,
             "column_real_time_factor": column["real_time_factor"],
-            "column_met": column["real_time_factor"] >= TARGET_COLUMN_RTF,
+            "column_met": column["real_time_factor"] >= COLUMN_RTF,
             "column_top_drift_mm": drift * 1000.0,
             "column_drift_seconds": DRIFT_SECONDS,
         },
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "world.json").write_text(json.dumps(results, indent=2) + "\n")
-    (args.out / "world.md").write_text(markdown(results))
-    print(f"wrote {args.out / 'world.json'} and {args.out / 'world.md'}")
+    paths = write_results("world", results, markdown(results, machine_facts()), args.out)
+    print(f"wrote {paths[0]} and {paths[1]}")
     return 0
 
 

@@ -20,25 +20,23 @@ behind the clock).  The load average at the start is printed and saved: on a
 shared machine the frame rate follows the CPU left to the benchmark.  Needs a
 display: run under Xvfb with Mesa's software OpenGL, e.g.
 
-    xvfb-run -s "-screen 0 1280x800x24" python benchmarks/gui_fps.py
+    xvfb-run -s "-screen 0 1280x800x24" python -m benchmarks.gui_fps
 
-(with balance3d installed, or ``PYTHONPATH=.`` from the checkout).  Writes
+(from the root of a checkout).  Writes
 ``benchmarks/results/gui_fps.json`` and ``gui_fps.md`` (``gui_fps_tower.*`` for the
 Tower table).
 """
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
-import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from benchmarks.results_io import (facts_text, machine_facts, markdown_table, measuring,
+                                   write_results)
+
 #: Window size, pixels.
 WIDTH, HEIGHT = 1280, 720
 #: m, block cross-section, the gap left between staged blocks and the half length
@@ -185,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not os.environ.get("DISPLAY"):
         print("gui_fps: no display (DISPLAY is unset); run it under Xvfb: "
-              "xvfb-run -s \"-screen 0 1280x800x24\" python benchmarks/gui_fps.py",
+              "xvfb-run -s \"-screen 0 1280x800x24\" python -m benchmarks.gui_fps",
               file=sys.stderr)
         return 2
     staged, drop = SCENES[args.game]()
@@ -193,44 +191,40 @@ def main(argv: list[str] | None = None) -> int:
     base = open_window((WIDTH, HEIGHT))
     gsg = base.win.getGsg()
     renderer = f"{gsg.getDriverVendor()} {gsg.getDriverRenderer()} {gsg.getDriverVersion()}"
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"renderer: {renderer}; load average {load:.2f} on {os.cpu_count()} CPUs; "
-          f"window {base.win.getXSize()}x{base.win.getYSize()}; "
-          f"{pieces} pieces on the table; drop {drop}")
     figures = {}
-    for size in args.shadow_sizes:
-        runs = [one_run(base, staged, drop, size, args.seconds, args.budget)
-                for _ in range(args.runs)]
-        fps = statistics.median(r["fps"] for r in runs)
-        ratio = sum(r["simulated_s"] for r in runs) / sum(r["wall_s"] for r in runs)
-        behind = max(r["behind_s"] for r in runs)
-        cpu = statistics.median(r["cpu_ms_per_frame"] for r in runs)
-        figures[size] = {"median_fps": fps, "physics_over_wall": ratio,
-                         "max_behind_s": behind, "median_cpu_ms_per_frame": cpu, "runs": runs}
-        each = ", ".join(f"{r['fps']:.1f}" for r in runs)
-        print(f"shadow map {size}x{size}: median {fps:.1f} fps over {args.runs} runs "
-              f"({each}); {cpu:.1f} ms of CPU per frame (all threads); physics {ratio:.3f} s "
-              f"per wall s, at most {behind:.3f} s behind the clock")
-    RESULTS.mkdir(exist_ok=True)
-    meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "machine": platform.platform(), "cpus": os.cpu_count(), "renderer": renderer,
-            "load_average_at_start": load,
-            "window": [WIDTH, HEIGHT], "budget_steps_per_frame": args.budget,
-            "seconds_per_run": args.seconds, "game": args.game, "pieces": pieces + 1}
-    name = "gui_fps" if args.game == "tilted" else f"gui_fps_{args.game}"
-    (RESULTS / f"{name}.json").write_text(json.dumps({"meta": meta, "figures": figures},
-                                                     indent=2) + "\n")
-    lines = ["| shadow map | median fps | CPU ms per frame | physics s per wall s | "
-             "most behind (s) |", "|---|---|---|---|---|"]
-    lines += [f"| {s}x{s} | {f['median_fps']:.1f} | {f['median_cpu_ms_per_frame']:.1f} | "
-              f"{f['physics_over_wall']:.3f} | {f['max_behind_s']:.3f} |"
-              for s, f in figures.items()]
+    with measuring(one_core=False) as facts:
+        print(f"renderer: {renderer}; load average {facts['load_average_before']} on "
+              f"{os.cpu_count()} CPUs; window {base.win.getXSize()}x{base.win.getYSize()}; "
+              f"{pieces} pieces on the table; drop {drop}")
+        for size in args.shadow_sizes:
+            runs = [one_run(base, staged, drop, size, args.seconds, args.budget)
+                    for _ in range(args.runs)]
+            fps = statistics.median(r["fps"] for r in runs)
+            ratio = sum(r["simulated_s"] for r in runs) / sum(r["wall_s"] for r in runs)
+            behind = max(r["behind_s"] for r in runs)
+            cpu = statistics.median(r["cpu_ms_per_frame"] for r in runs)
+            figures[size] = {"median_fps": fps, "physics_over_wall": ratio,
+                             "max_behind_s": behind, "median_cpu_ms_per_frame": cpu,
+                             "runs": runs}
+            each = ", ".join(f"{r['fps']:.1f}" for r in runs)
+            print(f"shadow map {size}x{size}: median {fps:.1f} fps over {args.runs} runs "
+                  f"({each}); {cpu:.1f} ms of CPU per frame (all threads); physics "
+                  f"{ratio:.3f} s per wall s, at most {behind:.3f} s behind the clock")
+    meta = {"renderer": renderer, "window": [WIDTH, HEIGHT],
+            "budget_steps_per_frame": args.budget, "seconds_per_run": args.seconds,
+            "game": args.game, "pieces": pieces + 1}
+    table = markdown_table(
+        ["shadow map", "median fps", "CPU ms per frame", "physics s per wall s",
+         "most behind (s)"],
+        [[f"{s}x{s}", f"{f['median_fps']:.1f}", f"{f['median_cpu_ms_per_frame']:.1f}",
+          f"{f['physics_over_wall']:.3f}", f"{f['max_behind_s']:.3f}"]
+         for s, f in figures.items()])
     what = {"tilted": "Full beam", "tower": "Four towers"}[args.game]
-    (RESULTS / f"{name}.md").write_text(
-        f"{what} ({meta['pieces']} pieces of a 4-player game), {WIDTH}x{HEIGHT}, shadows on, "
-        f"pieces moving; {renderer}; {meta['cpus']} CPUs (load average {load:.1f} at the "
-        f"start); {meta['date']}.\n\n"
-        + "\n".join(lines) + "\n")
+    write_results("gui_fps" if args.game == "tilted" else f"gui_fps_{args.game}",
+                  {"facts": facts, "meta": meta, "figures": figures},
+                  f"{what} ({meta['pieces']} pieces of a 4-player game), {WIDTH}x{HEIGHT}, "
+                  f"shadows on, pieces moving; {renderer}.  "
+                  f"{facts_text(facts, machine_facts())}\n\n{table}")
     base.destroy()
     return 0
 

@@ -14,75 +14,58 @@ allows it):
   pieces dealt), one per seed of ``--planner-seeds``, with the pieces played and
   removed.
 
-Targets (issue 9): <= 0.3 s median per judged drop, <= 120 s per 4-player planner
-game on one core; the planner wins >= 70 % against random.
+Targets (issue 9, :mod:`benchmarks.targets`): <= 0.3 s median per judged drop,
+<= 120 s per 4-player planner game on one core; the planner wins >= 70 % against
+random.
 
-    python benchmarks/tower_games.py [--games 30] [--planner-seeds 0]
+    python -m benchmarks.tower_games [--games 30] [--planner-seeds 0]
 
-(with balance3d installed, or ``PYTHONPATH=.`` from the checkout).  Writes
-``benchmarks/results/tower.json`` and ``benchmarks/results/tower.md``.
+(from the root of a checkout).  Writes ``benchmarks/results/tower.json`` and
+``benchmarks/results/tower.md``.
 """
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
-import os
-import platform
-import statistics
-import time
-from pathlib import Path
 
-from balance3d.bots import make_bot
-from balance3d.games import Drop, new_game
 from balance3d.games.tower import planner
+from benchmarks.play import PlayedGame, against_random, play
+from benchmarks.results_io import facts_text, machine_facts, measuring, spread, write_results
+from benchmarks.targets import JUDGE_S, PLANNER_GAME, PLANNER_WIN_RATE
 
-RESULTS = Path(__file__).parent / "results"
+GAME = "tower"
 
 
-def play(players: list[str], seed: int, timings: list[float]) -> dict:
-    """One game of ``players`` (bot names per seat); every real drop's wall time
-    goes to ``timings``.  Returns the outcome and, per seat, the drops made, the
-    pieces standing at the end and the drops after which something fell."""
-    state = new_game("tower", players=len(players), seed=seed)
-    bots = [make_bot(name, seed, seat, game="tower") for seat, name in enumerate(players)]
-    drops, falls = [0] * len(players), [0] * len(players)
-    while not state.is_over:
-        seat = state.current_player
-        action = bots[seat].choose(state)
-        start = time.perf_counter()
-        verdict = state.apply(action)
-        if isinstance(action, Drop):
-            timings.append(time.perf_counter() - start)
-            drops[seat] += 1
-            falls[seat] += bool(verdict.fallen)
+def summary(game: PlayedGame) -> dict:
+    """A played game's outcome and, per seat, the drops made, the drops after which
+    something fell and the pieces standing at the end."""
+    state, seats = game.state, range(len(game.bots))
     outcome = state.outcome
-    return {"seed": seed, "players": players, "termination": outcome.termination,
-            "heights": list(outcome.scores), "ranks": list(outcome.ranks), "drops": drops,
-            "falls": falls, "standing": [len(state.tower(s)) for s in range(len(players))],
-            "removed": len(state.removed)}
+    return {"seed": state.seed, "players": game.bots, "termination": outcome.termination,
+            "heights": list(outcome.scores), "ranks": list(outcome.ranks),
+            "drops": [len(game.seat_moves(s)) for s in seats],
+            "falls": [sum(bool(m.verdict.fallen) for m in game.seat_moves(s)) for s in seats],
+            "standing": [len(state.tower(s)) for s in seats], "removed": len(state.removed),
+            "wall_s": game.wall_s}
 
 
-def quantiles(values: list[float]) -> dict:
-    ordered = sorted(values)
-    return {"n": len(ordered), "median": statistics.median(ordered),
-            "p90": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))],
-            "max": ordered[-1]}
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--planner-seeds", type=int, nargs="+", default=[0])
-    args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    args = parser.parse_args(argv)
+    players, game_limit = PLANNER_GAME[GAME]
     timings: list[float] = []
-    games = []
-    for seed in range(args.games):
-        seats = ["random", "random"]
-        seats[seed % 2] = "planner"
-        games.append(play(seats, seed, timings))
+    with measuring(one_core=True) as facts:
+        games = []
+        for seed in range(args.games):
+            played = play(GAME, against_random(seed), seed)
+            timings += [m.seconds for m in played.moves]
+            games.append(summary(played))
+        full = []
+        for seed in args.planner_seeds:
+            played = play(GAME, ["planner"] * players, seed)
+            timings += [m.seconds for m in played.moves]
+            full.append(summary(played))
     me = [g["players"].index("planner") for g in games]
     wins = sum(g["ranks"][s] == 1 for g, s in zip(games, me))
     outright = sum(g["ranks"][s] == 1 and g["ranks"].count(1) == 1 for g, s in zip(games, me))
@@ -91,38 +74,34 @@ def main() -> None:
             "planner_falls": sum(g["falls"][s] for g, s in zip(games, me)),
             "planner_drops": sum(g["drops"][s] for g, s in zip(games, me)),
             "records": games}
-    full = []
-    for seed in args.planner_seeds:
-        start = time.perf_counter()
-        game = play(["planner"] * 4, seed, timings)
-        game["wall_s"] = time.perf_counter() - start
-        full.append(game)
     result = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "machine": platform.platform(), "python": platform.python_version(),
+        "facts": facts,
         "planner": {"max_trials": planner.MAX_TRIALS, "gap_m": planner.GAP,
                     "min_margin_m": planner.MIN_MARGIN},
-        "judged_drop_s": quantiles(timings),
+        "judged_drop_s": spread(timings),
         "planner_vs_random": duel,
         "planner_games": {"games": full, "wall_s": [g["wall_s"] for g in full]},
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "tower.json").write_text(json.dumps(result, indent=1) + "\n")
     judged = result["judged_drop_s"]
-    lines = ["| measure | result | target |", "|---|---|---|",
-             f"| judged drop, median (p90, max) over {judged['n']} | "
-             f"{judged['median']:.3f} s ({judged['p90']:.3f}, {judged['max']:.3f}) | <= 0.3 s |",
-             f"| 4-player planner game (96 pieces), seeds {args.planner_seeds} | "
-             + ", ".join(f"{g['wall_s']:.1f} s ({sum(g['drops'])} drops, "
-                         f"{sum(g['standing'])} pieces standing at the end)" for g in full)
-             + " | <= 120 s |",
-             f"| planner vs random, 2 players, {duel['games']} games | wins {wins} "
-             f"({100 * duel['win_rate']:.0f} %, {outright} outright) | >= 70 % |",
-             f"| planner's drops after which something fell (vs random) | "
-             f"{duel['planner_falls']} of {duel['planner_drops']} | |"]
-    (RESULTS / "tower.md").write_text("\n".join(lines) + "\n")
+    lines = [
+        "| measure | result | target |", "|---|---|---|",
+        f"| judged drop, median (p90, max) over {judged['count']} | "
+        f"{judged['median_s']:.3f} s ({judged['p90_s']:.3f}, {judged['max_s']:.3f}) | "
+        f"<= {JUDGE_S[GAME]:g} s |",
+        f"| {players}-player planner game (96 pieces), seeds {args.planner_seeds} | "
+        + ", ".join(f"{g['wall_s']:.1f} s ({sum(g['drops'])} drops, "
+                    f"{sum(g['standing'])} pieces standing at the end)" for g in full)
+        + f" | <= {game_limit:g} s |",
+        f"| planner vs random, 2 players, {duel['games']} games | wins {wins} "
+        f"({100 * duel['win_rate']:.0f} %, {outright} outright) | "
+        f">= {100 * PLANNER_WIN_RATE[GAME]:.0f} % |",
+        f"| planner's drops after which something fell (vs random) | "
+        f"{duel['planner_falls']} of {duel['planner_drops']} | |",
+        "", facts_text(facts, machine_facts())]
+    write_results("tower", result, "\n".join(lines))
     print("\n".join(lines))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

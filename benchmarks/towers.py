@@ -24,18 +24,14 @@ three ways, side by side in slices (``bench_world``'s interleaving):
 Rows: one 24-piece tower, and four of them (96 pieces, the full Tower table).
 Figures are medians over ``--repeats`` repeats.
 
-    python benchmarks/towers.py [--repeats 5] [--seconds 10]
+    python -m benchmarks.towers [--repeats 5] [--seconds 10]
 
 Writes ``benchmarks/results/towers.json`` and ``benchmarks/results/towers.md``.
 """
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import math
-import os
-import platform
 import statistics
 import sys
 import time
@@ -45,12 +41,14 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from bench_world import RESULTS, SLICES, _interleaved, build_bare, world_poses
 from balance3d.games.tower.physics import release_position, tower_height
 from balance3d.physics.bodies import BodyState, Snapshot
 from balance3d.physics.settings import PhysicsSettings
 from balance3d.physics.world import World
 from balance3d.scene import BodySpec, Scene, body_pose, load_scene, rpy_to_quat
+from benchmarks.bench_world import SLICES, build_bare, race
+from benchmarks.results_io import (RESULTS, facts_text, machine_facts, measuring,
+                                   write_results)
 
 #: Pieces per tower.
 PIECES = 24
@@ -126,10 +124,8 @@ def measure(scene: Scene, seconds: float, repeats: int) -> dict:
     for repeat in range(repeats):
         world, plain = restored_world(scene, s), restored_world(scene, s.replace(weld=False))
         bare = build_bare(scene, s)
-        timed = _interleaved([("world", lambda: world.step(per_slice)),
-                              ("plain", lambda: plain.step(per_slice)),
-                              ("bare", lambda: bare.step(per_slice))], repeat)
-        same = same and world_poses(plain) == bare.poses()
+        timed, same_now = race(world, plain, bare, per_slice, repeat)
+        same = same and same_now
         for sim in (world, plain, bare):
             sim.close()
         for kind in rates:
@@ -152,13 +148,12 @@ def measure(scene: Scene, seconds: float, repeats: int) -> dict:
     }
 
 
-def markdown(results: dict) -> str:
-    """The results as a Markdown table."""
+def markdown(results: dict, machine: dict) -> str:
+    """The results as a Markdown table, under the facts of the ``machine``."""
     lines = [
-        f"# Tower benchmarks ({results['generated']})", "",
-        f"{results['machine']}, Python {results['python']}, load average "
-        f"{results['load_average'][0]} -> {results['load_average'][1]}, medians of "
-        f"{results['repeats']} repeats.", "",
+        "# Tower benchmarks", "",
+        f"{facts_text(results['facts'], machine)} Medians of {results['repeats']} repeats "
+        "(`python -m benchmarks.towers`).", "",
         "| towers | bodies (dynamic) | World steps/s | real-time factor | World, no welding "
         "steps/s | bare steps/s | bare real-time factor | overhead vs bare (no welding) | "
         "same poses | build per piece | height change in 60 s |",
@@ -184,32 +179,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeats < 1 or not args.seconds > 0:
         parser.error("--repeats must be >= 1 and --seconds > 0")
-    load_before = os.getloadavg()[0]
     rows = []
-    for bases in (["base_1"], ["base_0", "base_1", "base_2", "base_3"]):
-        scene, per_piece, change = built_towers(bases)
-        row = measure(scene, args.seconds, args.repeats)
-        row.update(build_per_piece_s=statistics.median(per_piece), height_change_mm=change * 1e3)
-        rows.append(row)
-        print(f"{row['scene']:>22}: World {row['world_steps_per_s']:9.0f} steps/s "
-              f"({row['real_time_factor']:7.1f}x real time); no welding "
-              f"{row['plain_world_steps_per_s']:7.0f}, bare {row['bare_steps_per_s']:7.0f} "
-              f"({row['overhead_pct']:+.1f} %), same poses {row['same_poses_as_bare']}; "
-              f"build {row['build_per_piece_s'] * 1e3:.1f} ms/piece; height change "
-              f"{row['height_change_mm']:.2f} mm", flush=True)
-    results = {
-        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "python": platform.python_version(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
-        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-        "repeats": args.repeats,
-        "simulated_seconds": args.seconds,
-        "rows": rows,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "towers.json").write_text(json.dumps(results, indent=2) + "\n")
-    (args.out / "towers.md").write_text(markdown(results))
-    print(f"wrote {args.out / 'towers.json'} and {args.out / 'towers.md'}")
+    with measuring(one_core=True) as facts:
+        for bases in (["base_1"], ["base_0", "base_1", "base_2", "base_3"]):
+            scene, per_piece, change = built_towers(bases)
+            row = measure(scene, args.seconds, args.repeats)
+            row.update(build_per_piece_s=statistics.median(per_piece),
+                       height_change_mm=change * 1e3)
+            rows.append(row)
+            print(f"{row['scene']:>22}: World {row['world_steps_per_s']:9.0f} steps/s "
+                  f"({row['real_time_factor']:7.1f}x real time); no welding "
+                  f"{row['plain_world_steps_per_s']:7.0f}, bare {row['bare_steps_per_s']:7.0f} "
+                  f"({row['overhead_pct']:+.1f} %), same poses {row['same_poses_as_bare']}; "
+                  f"build {row['build_per_piece_s'] * 1e3:.1f} ms/piece; height change "
+                  f"{row['height_change_mm']:.2f} mm", flush=True)
+    results = {"facts": facts, "repeats": args.repeats, "simulated_seconds": args.seconds,
+               "rows": rows}
+    paths = write_results("towers", results, markdown(results, machine_facts()), args.out)
+    print(f"wrote {paths[0]} and {paths[1]}")
     return 0
 
 

@@ -16,126 +16,104 @@ allows it):
 * **3-player planner game**: wall time of whole games of three planner bots, one per
   seed of ``--planner-seeds``.
 
-Targets (issue 8): <= 0.15 s per judged placement, <= 60 s per 3-player planner game
-on one core; the planner wins >= 80 % against random for 2 and 3 players.
+Targets (issue 8, :mod:`benchmarks.targets`): <= 0.15 s per judged placement,
+<= 60 s per 3-player planner game on one core; the planner wins >= 80 % against
+random for 2 and 3 players.
 
-    python benchmarks/tribalance_games.py [--games 50] [--planner-seeds 0 1 2]
+    python -m benchmarks.tribalance_games [--games 50] [--planner-seeds 0 1 2]
 
-(with balance3d installed, or ``PYTHONPATH=.`` from the checkout).  Writes
-``benchmarks/results/tribalance.json`` and ``benchmarks/results/tribalance.md``.
+(from the root of a checkout).  Writes ``benchmarks/results/tribalance.json`` and
+``benchmarks/results/tribalance.md``.
 """
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
-import os
-import platform
-import statistics
-import time
-from pathlib import Path
 
-from balance3d.bots import make_bot
-from balance3d.games import Place, new_game
 from balance3d.games.tribalance import planner
+from benchmarks.play import PlayedGame, against_random, play
+from benchmarks.results_io import facts_text, machine_facts, measuring, spread, write_results
+from benchmarks.targets import JUDGE_S, PLANNER_GAME, PLANNER_WIN_RATE
 
-RESULTS = Path(__file__).parent / "results"
-
-
-def play(players: list[str], seed: int, timings: list[float]) -> dict:
-    """One game of ``players`` (bot names per seat); every real placement's wall
-    time goes to ``timings``.  Returns the outcome and, per seat, the placements
-    made and how many were invalid."""
-    state = new_game("tribalance", players=len(players), seed=seed)
-    bots = [make_bot(name, seed, seat, game="tribalance") for seat, name in enumerate(players)]
-    placed, invalid = [0] * len(players), [0] * len(players)
-    while not state.is_over:
-        seat = state.current_player
-        action = bots[seat].choose(state)
-        start = time.perf_counter()
-        verdict = state.apply(action)
-        if isinstance(action, Place):
-            timings.append(time.perf_counter() - start)
-            placed[seat] += 1
-            invalid[seat] += not verdict.valid
-    outcome = state.outcome
-    return {"seed": seed, "players": players, "termination": outcome.termination,
-            "scores": list(outcome.scores), "ranks": list(outcome.ranks),
-            "placed": placed, "invalid": invalid}
+GAME = "tribalance"
 
 
-def quantiles(values: list[float]) -> dict:
-    ordered = sorted(values)
-    return {"n": len(ordered), "median": statistics.median(ordered),
-            "p90": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))],
-            "max": ordered[-1]}
+def summary(game: PlayedGame) -> dict:
+    """A played game's outcome and, per seat, the placements made and how many were
+    judged invalid."""
+    seats = range(len(game.bots))
+    outcome = game.state.outcome
+    return {"seed": game.state.seed, "players": game.bots,
+            "termination": outcome.termination, "scores": list(outcome.scores),
+            "ranks": list(outcome.ranks),
+            "placed": [len(game.seat_moves(s)) for s in seats],
+            "invalid": [sum(not m.verdict.valid for m in game.seat_moves(s)) for s in seats],
+            "wall_s": game.wall_s}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--planner-seeds", type=int, nargs="+", default=[0, 1, 2])
-    args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    args = parser.parse_args(argv)
+    players, game_limit = PLANNER_GAME[GAME]
     timings: list[float] = []
     duels = {}
-    for count in (2, 3):
-        games = []
-        for seed in range(args.games):
-            seats = ["random"] * count
-            seats[seed % count] = "planner"
-            games.append(play(seats, seed, timings))
-        me = [g["players"].index("planner") for g in games]
-        wins = sum(g["ranks"][s] == 1 for g, s in zip(games, me))
-        outright = sum(g["ranks"][s] == 1 and g["ranks"].count(1) == 1
-                       for g, s in zip(games, me))
-        placed = sum(g["placed"][s] for g, s in zip(games, me))
-        bad = sum(g["invalid"][s] for g, s in zip(games, me))
-        duels[count] = {"games": len(games), "wins": wins, "outright_wins": outright,
-                        "win_rate": wins / len(games), "planner_placements": placed,
-                        "planner_invalid": bad, "invalid_rate": bad / max(placed, 1),
-                        "terminations": {t: sum(g["termination"] == t for g in games)
-                                         for t in sorted({g["termination"] for g in games})},
-                        "records": games}
-    full = []
-    for seed in args.planner_seeds:
-        start = time.perf_counter()
-        game = play(["planner"] * 3, seed, timings)
-        game["wall_s"] = time.perf_counter() - start
-        full.append(game)
+    with measuring(one_core=True) as facts:
+        for count in (2, 3):
+            games = []
+            for seed in range(args.games):
+                played = play(GAME, against_random(seed, count), seed)
+                timings += [m.seconds for m in played.moves]
+                games.append(summary(played))
+            me = [g["players"].index("planner") for g in games]
+            wins = sum(g["ranks"][s] == 1 for g, s in zip(games, me))
+            outright = sum(g["ranks"][s] == 1 and g["ranks"].count(1) == 1
+                           for g, s in zip(games, me))
+            placed = sum(g["placed"][s] for g, s in zip(games, me))
+            bad = sum(g["invalid"][s] for g, s in zip(games, me))
+            duels[count] = {"games": len(games), "wins": wins, "outright_wins": outright,
+                            "win_rate": wins / len(games), "planner_placements": placed,
+                            "planner_invalid": bad, "invalid_rate": bad / max(placed, 1),
+                            "terminations": {t: sum(g["termination"] == t for g in games)
+                                             for t in sorted({g["termination"] for g in games})},
+                            "records": games}
+        full = []
+        for seed in args.planner_seeds:
+            played = play(GAME, ["planner"] * players, seed)
+            timings += [m.seconds for m in played.moves]
+            full.append(summary(played))
     placed = sum(sum(g["placed"]) for g in full)
     bad = sum(sum(g["invalid"]) for g in full)
     result = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "machine": platform.platform(), "python": platform.python_version(),
+        "facts": facts,
         "planner": {"max_trials": planner.MAX_TRIALS, "max_load": planner.MAX_LOAD},
-        "judged_placement_s": quantiles(timings),
+        "judged_placement_s": spread(timings),
         "planner_vs_random": duels,
         "planner_games": {"games": full, "wall_s": [g["wall_s"] for g in full],
                           "invalid_rate": bad / max(placed, 1)},
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "tribalance.json").write_text(json.dumps(result, indent=1) + "\n")
     judged = result["judged_placement_s"]
     lines = ["| measure | result | target |", "|---|---|---|",
-             f"| judged placement, median (p90, max) over {judged['n']} | "
-             f"{judged['median']:.3f} s ({judged['p90']:.3f}, {judged['max']:.3f}) | <= 0.15 s |",
-             f"| 3-player planner game, seeds {args.planner_seeds} | "
+             f"| judged placement, median (p90, max) over {judged['count']} | "
+             f"{judged['median_s']:.3f} s ({judged['p90_s']:.3f}, {judged['max_s']:.3f}) | "
+             f"<= {JUDGE_S[GAME]:g} s |",
+             f"| {players}-player planner game, seeds {args.planner_seeds} | "
              + ", ".join(f"{w:.1f} s" for w in result["planner_games"]["wall_s"])
-             + " | <= 60 s |"]
+             + f" | <= {game_limit:g} s |"]
     for count, d in duels.items():
         lines.append(f"| planner vs random, {count} players, {d['games']} games | wins "
                      f"{d['wins']} ({100 * d['win_rate']:.0f} %, {d['outright_wins']} outright)"
-                     f" | >= 80 % |")
+                     f" | >= {100 * PLANNER_WIN_RATE[GAME]:.0f} % |")
         lines.append(f"| planner's invalid turns, {count} players vs random | "
                      f"{d['planner_invalid']} of {d['planner_placements']} "
                      f"({100 * d['invalid_rate']:.1f} %) | |")
-    lines.append(f"| invalid turns, 3-player planner games | {bad} of {placed} "
-                 f"({100 * result['planner_games']['invalid_rate']:.1f} %) | |")
-    (RESULTS / "tribalance.md").write_text("\n".join(lines) + "\n")
+    lines += [f"| invalid turns, {players}-player planner games | {bad} of {placed} "
+              f"({100 * result['planner_games']['invalid_rate']:.1f} %) | |",
+              "", facts_text(facts, machine_facts())]
+    write_results("tribalance", result, "\n".join(lines))
     print("\n".join(lines))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

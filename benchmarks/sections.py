@@ -1,0 +1,182 @@
+"""The sections of the benchmark summary (``python -m benchmarks``).
+
+Each :class:`Section` measures one thing within a :class:`Budget` and returns rows
+for the summary table (measure, result, target, met) beside its figures:
+
+* ``world``: per bundled scene, and for the 24-piece Tower column, the World's steps
+  per second and real-time factor, and its overhead over a bare pybullet loop
+  stepping the same bodies (:mod:`benchmarks.bench_world`).
+* ``judge``: per game, the wall time and the CPU time of one judged move from the
+  games' own API (``State.apply`` of a Tilted drop, a Tri-Ba-Lance placement, a
+  Tower drop): the first moves of seeded 2-player games of the planner against the
+  random bot.
+* ``games``: per game, whole games of planner bots (Tilted and Tower with 4 players,
+  all 96 Tower pieces dealt; Tri-Ba-Lance with 3): wall time, turns, moves and the
+  CPU time.
+
+The targets hold the wall time; the process's CPU time is given beside it because
+on a shared machine the wall time grows with the load and the CPU time much less.
+
+A new kind of figure is one more :class:`Section` in :data:`SECTIONS`.
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from balance3d.games import game_names, get_game
+from benchmarks import targets
+from benchmarks.bench_world import COLUMN_NAME, DRIFT_SECONDS, measure_scenes
+from benchmarks.play import against_random, play
+from benchmarks.results_io import spread
+
+#: What a physical action type's move is called in the summary.
+MOVE_WORDS = {"drop": "drop", "place": "placement"}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much each section measures.
+
+    repeats : runs per World figure (median).  seconds : simulated s per World run
+    (at least).  min_wall : wall-clock s per World run (at least).  moves : judged
+    moves timed per game.  seeds : seeds of the whole planner games, per game.
+    """
+
+    repeats: int
+    seconds: float
+    min_wall: float
+    moves: int
+    seeds: tuple[int, ...]
+
+
+#: The full run.
+FULL = Budget(repeats=5, seconds=10.0, min_wall=0.25, moves=200, seeds=(0, 1, 2))
+#: A short run (``--quick``): a few minutes on an idle 2-core machine.
+QUICK = Budget(repeats=1, seconds=1.0, min_wall=0.05, moves=20, seeds=(0,))
+
+
+def row(measure_text: str, result: str, target: str, met: bool | None) -> dict[str, Any]:
+    """One row of the summary table (``met`` None: no target)."""
+    return {"measure": measure_text, "result": result, "target": target, "met": met}
+
+
+def run_world(budget: Budget) -> tuple[list[dict], dict]:
+    """World against the bare loop, per bundled scene and for the Tower column."""
+    figures, drift = measure_scenes(budget.seconds, budget.repeats, budget.min_wall)
+    rows = []
+    for r in figures:
+        target = f"overhead <= {targets.WORLD_OVERHEAD_PCT:g} %"
+        met = r["overhead_pct"] <= targets.WORLD_OVERHEAD_PCT and r["same_poses_as_bare"]
+        notes = "" if r["same_poses_as_bare"] else " (NOT the same poses as the bare loop)"
+        if r["scene"] == COLUMN_NAME:
+            target += f"; >= {targets.COLUMN_RTF:g}x real time"
+            met = met and r["real_time_factor"] >= targets.COLUMN_RTF
+            notes += (f"; its top moved {drift * 1e3:.2f} mm sideways in "
+                      f"{DRIFT_SECONDS:g} simulated s")
+        rows.append(row(
+            f"World steps/s, {r['scene']} ({r['bodies']} bodies, {r['dynamic_bodies']} "
+            f"dynamic)",
+            f"{r['world_steps_per_s']:,.0f} steps/s, {r['real_time_factor']:,.0f}x real "
+            f"time; {r['overhead_pct']:+.1f} % over the bare loop{notes}", target, met))
+    return rows, {"scenes": figures, "column_drift_m": drift}
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an s when the count is not 1."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def seeds_text(seeds: list[int]) -> str:
+    """"seed 0", "seeds 0 to 4" (consecutive) or "seeds 0, 3"."""
+    if len(seeds) == 1:
+        return f"seed {seeds[0]}"
+    if seeds == list(range(seeds[0], seeds[-1] + 1)):
+        return f"seeds {seeds[0]} to {seeds[-1]}"
+    return "seeds " + ", ".join(map(str, seeds))
+
+
+def move_word(game: str) -> str:
+    """What a move of ``game`` is called: its physical action type's word."""
+    kinds = [MOVE_WORDS[t] for t in get_game(game).action_types if t in MOVE_WORDS]
+    return kinds[0]
+
+
+def run_judge(budget: Budget) -> tuple[list[dict], dict]:
+    """Wall time per judged move, per game, over ``budget.moves`` moves."""
+    rows, figures = [], {}
+    for game in game_names():
+        seconds: list[float] = []
+        cpu: list[float] = []
+        seed = 0
+        while len(seconds) < budget.moves:
+            played = play(game, against_random(seed), seed, budget.moves - len(seconds))
+            seconds += [m.seconds for m in played.moves]
+            cpu += [m.cpu_seconds for m in played.moves]
+            seed += 1
+        s = spread(seconds)
+        figures[game] = {**s, "cpu": spread(cpu), "seeds": list(range(seed))}
+        limit = targets.JUDGE_S[game]
+        rows.append(row(
+            f"{get_game(game).display_name}: judged {move_word(game)}, "
+            f"{plural(s['count'], 'move')} (2-player planner against random, "
+            f"{seeds_text(list(range(seed)))})",
+            f"{s['median_s']:.3f} s median ({s['p90_s']:.3f} s p90, {s['max_s']:.3f} s max); "
+            f"CPU time {figures[game]['cpu']['median_s']:.3f} s median",
+            f"<= {limit:g} s median", s["median_s"] <= limit))
+        print(f"judge {game}: {rows[-1]['result']}", flush=True)
+    return rows, figures
+
+
+def run_games(budget: Budget) -> tuple[list[dict], dict]:
+    """Whole planner games, per game, one per seed of ``budget.seeds``."""
+    rows, figures = [], {}
+    for game in game_names():
+        players, limit = targets.PLANNER_GAME[game]
+        games = []
+        for seed in budget.seeds:
+            played = play(game, ["planner"] * players, seed)
+            outcome = played.state.outcome
+            games.append({"seed": seed, "wall_s": played.wall_s, "cpu_s": played.cpu_s,
+                          "turns": played.state.turn,
+                          "actions": len(played.state.history), "moves": len(played.moves),
+                          "termination": outcome.termination,
+                          "winners": list(outcome.winners)})
+            print(f"game {game}, {players} planners, seed {seed}: {played.wall_s:.1f} s, "
+                  f"{played.state.turn} turns, {len(played.moves)} moves", flush=True)
+        walls = [g["wall_s"] for g in games]
+        figures[game] = {"players": players, "games": games,
+                         "median_s": statistics.median(walls), "max_s": max(walls),
+                         "cpu_median_s": statistics.median(g["cpu_s"] for g in games)}
+        each = ", ".join(f"{g['wall_s']:.1f} s ({plural(g['turns'], 'turn')}, "
+                         f"{plural(g['moves'], move_word(game))})" for g in games)
+        rows.append(row(
+            f"{get_game(game).display_name}: {players}-player planner game, wall time "
+            f"({seeds_text(list(budget.seeds))})",
+            f"{statistics.median(walls):.1f} s median: {each}; CPU time "
+            f"{statistics.median(g['cpu_s'] for g in games):.1f} s median",
+            f"<= {limit:g} s each", max(walls) <= limit))
+    return rows, figures
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of the summary: ``run(budget)`` returns its table rows and its
+    figures; ``one_core``: the process is pinned to one CPU while it runs;
+    ``budget``: the :class:`Budget` fields it uses."""
+
+    name: str
+    title: str
+    one_core: bool
+    run: Callable[[Budget], tuple[list[dict], Any]]
+    budget: tuple[str, ...]
+
+
+#: The sections, in the order they run and appear in the summary.
+SECTIONS = (
+    Section("world", "The World against a bare pybullet loop", True, run_world,
+            ("repeats", "seconds", "min_wall")),
+    Section("judge", "Judged moves", True, run_judge, ("moves",)),
+    Section("games", "Whole planner games", True, run_games, ("seeds",)),
+)
