@@ -250,17 +250,53 @@ def test_a_piece_tipping_off_the_tower_leaves_the_game_and_the_tower_stays():
     assert 0 not in state.out
 
 
-def test_a_whole_tower_falling_puts_its_player_out():
-    """The first piece, a T whose centre of mass lies beyond the base's edge, falls
-    off the empty base: nothing is left on it, the player is out and their unplayed
-    pieces leave the game."""
+def test_a_first_piece_falling_off_an_empty_base_leaves_alone_and_its_player_plays_on():
+    """A T whose centre of mass lies beyond the edge of the bare base falls off it:
+    no tower stood there, so only the T leaves the game; the player is not out and
+    keeps their 23 other pieces."""
     state = game()
     state.give_turn(0, "play 1", "letter")
     t = first(state, 0, "letter_T")
-    verdict = state.apply(drop(state, t, HALF_BASE - 0.001, yaw=TOWARDS_X))
-    assert verdict.out and verdict.fallen == [t]
-    assert state.out == [0] and state.hand(0) == [] and len(state.removed) == 24
+    dx = HALF_BASE - 0.001
+    assert dx + T_OFFSET > HALF_BASE
+    verdict = state.apply(drop(state, t, dx, yaw=TOWARDS_X))
+    assert verdict.fallen == [t] and verdict.removed == [t] and not verdict.out
+    assert state.out == [] and state.removed == [t] and len(state.hand(0)) == 23
+    assert state.tower(0) == [] and state.heights[0] == 0.0
     assert state.current_player == 1
+
+
+#: m, how far the H's centre (its centre of mass: the H is symmetric) lies inside the
+#: base's edge when it overhangs it.
+H_INSIDE = 0.0025
+
+
+@pytest.mark.parametrize("built", ["before the turn", "earlier in the turn"])
+def test_a_tower_that_stood_falling_whole_puts_its_player_out(built):
+    """A flat H overhangs the base's edge with its centre of mass H_INSIDE inside
+    it, and stands.  A T landing on the H's outer end brings the centre of mass of
+    the two beyond the edge: the tower tips over it onto the table.  A tower stood
+    on the base before the drop and nothing is left of it: the player is out and
+    their unplayed pieces leave the game.  The H is staged before the turn, or
+    dropped as the turn's first piece."""
+    state = game()
+    h, t = first(state, 0, "letter_H"), first(state, 0, "letter_T")
+    h_drop = drop(state, h, HALF_BASE - H_INSIDE, seat=0, yaw=math.pi / 2)
+    if built == "before the turn":
+        state.stage(0, [h_drop])
+        state.give_turn(0, "play 1", "letter")
+    else:
+        state.give_turn(0, "play 2", "letter")
+        assert not state.apply(h_drop).fallen
+    assert state.tower(0) == [h]
+    dx = HALF_BASE - 0.0001
+    mass_h, mass_t = (state.piece_part(p).mass for p in (h, t))
+    centre = (mass_h * (HALF_BASE - H_INSIDE) + mass_t * (dx + T_OFFSET)) / (mass_h + mass_t)
+    assert centre > HALF_BASE
+    verdict = state.apply(drop(state, t, dx, yaw=TOWARDS_X))
+    assert verdict.out and sorted(verdict.fallen) == sorted([h, t])
+    assert state.out == [0] and state.hand(0) == [] and len(state.removed) == 24
+    assert state.tower(0) == [] and state.current_player == 1
 
 
 # ---------------------------------------------------------------- turns and the end
