@@ -222,6 +222,49 @@ def test_a_drop_onto_a_closed_level_is_refused_with_its_reason_before_physics():
     assert verdict.level == 3 and verdict.rests_on_level == 3 and not verdict.fallen
 
 
+#: m, how far beyond the column's edge an H is released centred (its centre of mass:
+#: the H is symmetric), in test_a_piece_coming_to_rest_on_a_closed_level_stays_there.
+TIPPING_OFFSETS = (0.006, 0.008, 0.010)
+
+
+def test_a_piece_coming_to_rest_on_a_closed_level_stays_there_with_that_level():
+    """Two flat Hs stacked at the base's -x side (levels 1, 2; the column's +x edge
+    10 mm left of the base's centre).  A third H released on the column with its
+    centre of mass beyond that edge is read at release as level 3, tips over the
+    edge and comes down beside the column.  Where it rests only on the base it
+    lies on level 1, which is closed: by the rules page it stays on the tower with
+    level 1 (not a fall), the top level stays 2, so the bare base is still closed
+    and the piece itself, on level 1, carries level 2.  Wherever each release ends,
+    the level kept is 1 + the highest level among what carries the piece in the
+    World's support graph; at least one of them must rest on the closed level.
+    (A logo on edge, 15 mm thick, fits over the bare strip of base beside the Hs.)"""
+    closed = 0
+    for offset in TIPPING_OFFSETS:
+        state = game()
+        low, high, played = [p for p in state.hand(0) if piece_part(p) == "letter_H"][:3]
+        state.stage(0, [drop(state, p, -0.03, seat=0) for p in (low, high)])
+        column_edge = float(state.world.vertices(high)[:, 0].max() - base_xy(state, 0)[0])
+        state.give_turn(0, "play 1", "letter")
+        verdict = state.apply(drop(state, played, column_edge + offset))
+        assert verdict.level == 3 and not verdict.fallen, offset
+        assert state.tower(0) == [low, high, played], offset
+        levels = {state.base(0): 0, low: 1, high: 2}
+        carriers = state.world.support_graph()[played]
+        rests = 1 + max(levels[c] for c in carriers if c in levels)
+        assert verdict.rests_on_level == state.level(played) == rests, offset
+        if rests >= 2:
+            continue
+        closed += 1
+        state.give_turn(0, "play 1", "logo")
+        logo = state.legal_pieces()[0]
+        beside = drop(state, logo, 0.0, HALF_BASE - 0.01, pose="edge")   # over bare base
+        ok, reason = state.is_legal(beside)
+        assert not ok and "level 1 is closed" in reason, offset
+        x, y = np.mean(state.world.vertices(played)[:, :2], axis=0) - base_xy(state, 0)
+        assert state.apply(drop(state, logo, float(x), float(y))).level == 2, offset
+    assert closed >= 1
+
+
 def test_a_release_outside_the_base_or_over_nothing_of_the_tower_is_refused():
     state = game()
     state.give_turn(0, "play 1", "logo")
