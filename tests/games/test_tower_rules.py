@@ -16,6 +16,7 @@ import pytest
 
 from balance3d.games import Choose, Drop, IllegalActionError
 from balance3d.games.tower import TowerState
+from balance3d.games.tower.judge import landing
 from balance3d.games.tower.rules import (CARDS, EXTRA, LOSE_TURN, REMOVE_TOP, SWAP, U_DECIDE,
                                          VERTICAL, piece_part)
 from balance3d.scene import load_scene
@@ -342,6 +343,49 @@ def test_a_tower_that_stood_falling_whole_puts_its_player_out(built):
     assert state.tower(0) == [] and state.current_player == 1
 
 
+def scene_variant(tmp_path: Path, name: str, replace: dict[str, str], extra: str = ""):
+    """The Tower scene, written to ``tmp_path`` as ``name``.toml with each key of
+    ``replace`` replaced by its value and ``extra`` appended."""
+    text = SCENE.path.read_text()
+    text = text.replace('extends = "shared/common.toml"',
+                        f'extends = "{SCENE.path.parent / "shared" / "common.toml"}"')
+    for old, new in replace.items():
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text + extra)
+    return load_scene(path)
+
+
+#: m, height of the centre of a static slab hung over seat 0's base (a base-sized box).
+SHELF_HEIGHT = 0.3
+
+
+def test_a_player_who_cannot_build_loses_their_unplayed_pieces_and_plays_on(tmp_path):
+    """A static slab hangs over seat 0's whole base: whatever seat 0 releases over
+    their base lies under the slab, so it would not land on their tower (the slab
+    is the highest thing under every footprint) and no legal drop exists.  Asked to
+    play, seat 0 cannot build: their 24 unplayed pieces leave the game, they are not
+    out, the turn passes, and they still roll on their next turn."""
+    x, y, _ = next(b.position for b in SCENE.bodies if b.name == "base_0")
+    shelf = (f'\n[[bodies]]\nname = "shelf"\npart = "base"\n'
+             f"position = [{x}, {y}, {SHELF_HEIGHT}]\n")
+    state = game(scene=scene_variant(tmp_path, "tower-shelf", {}, shelf))
+    piece = first(state, 0, "letter_T")
+    for dx, dy in ((0.0, 0.0), (0.04, -0.04)):
+        over = drop(state, piece, dx, dy, seat=0)
+        assert landing(state.world, state.piece_part(piece), over).below == "shelf"
+    state.give_turn(0, "play 1", "letter")
+    assert [(e.player, len(e.data["pieces"])) for e in state.events
+            if e.kind == "cannot_build"] == [(0, 24)]
+    assert state.hand(0) == [] and len(state.removed) == 24 and state.out == []
+    assert state.current_player == 1 and state.phase == "drop"
+    start = len(state.events)
+    state.apply(drop(state, state.legal_pieces()[0]))
+    assert [(e.player, e.kind) for e in state.events[start:]][1:3] == [(0, "roll"),
+                                                                       (0, "no_piece")]
+
+
 # ---------------------------------------------------------------- turns and the end
 def test_a_player_without_pieces_still_rolls():
     state = game()
@@ -407,13 +451,8 @@ def test_equal_heights_rank_by_vertical_pieces_then_share():
 # ---------------------------------------------------------------- a knock
 def close_scene(tmp_path: Path):
     """The Tower scene with base_1 moved to 5 mm beside base_0."""
-    text = SCENE.path.read_text()
-    text = text.replace('extends = "shared/common.toml"',
-                        f'extends = "{SCENE.path.parent / "shared" / "common.toml"}"')
-    text = text.replace("position = [-0.15, 0.0, 0.01]", "position = [-0.345, 0.0, 0.01]")
-    path = tmp_path / "tower-close.toml"
-    path.write_text(text)
-    return load_scene(path)
+    return scene_variant(tmp_path, "tower-close", {
+        "position = [-0.15, 0.0, 0.01]": "position = [-0.345, 0.0, 0.01]"})
 
 
 def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path):
