@@ -17,6 +17,7 @@ import pytest
 from balance3d.games import Choose, Drop, IllegalActionError
 from balance3d.games.tower import TowerState
 from balance3d.games.tower.judge import landing
+from balance3d.games.tower.physics import displacement
 from balance3d.games.tower.rules import (CARDS, EXTRA, LOSE_TURN, REMOVE_TOP, SWAP, U_DECIDE,
                                          VERTICAL, piece_part)
 from balance3d.scene import load_scene
@@ -449,35 +450,56 @@ def test_equal_heights_rank_by_vertical_pieces_then_share():
 
 
 # ---------------------------------------------------------------- a knock
-def close_scene(tmp_path: Path):
-    """The Tower scene with base_1 moved to 5 mm beside base_0."""
-    return scene_variant(tmp_path, "tower-close", {
-        "position = [-0.15, 0.0, 0.01]": "position = [-0.345, 0.0, 0.01]"})
+#: m, gaps between base_0's and base_1's facing edges in the knock test (the bundled
+#: scene's bases are 0.20 m apart: too far for a short tower to reach).
+KNOCK_GAPS = (0.03, 0.04, 0.05)
+#: m, a restored piece lies this close to its pose before the turn: a twentieth of
+#: knock_tolerance (the knock itself moves the struck logo by centimetres).
+RESTORE_TOLERANCE = 1e-4
 
 
-def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path):
-    """Seat 0 has a flat H and an upright T at its base's edge towards base_1, 5 mm
-    away.  A logo landing on the T's bar 15 mm beyond the stem's centre brings the
-    centre of mass of T and logo beyond the stem's edge: both topple towards base_1
-    and strike seat 1's logo standing on edge there (measured in the World: it moves
-    more than knock_tolerance).  The logo is put back, the T and the logo leave the
-    game as fallen, and seat 0 loses their next turn and draws a card."""
-    state = game(scene=close_scene(tmp_path))
+def near_scene(tmp_path: Path, gap: float):
+    """The Tower scene with base_1 moved to ``gap`` m beside base_0."""
+    spec = {b.name: b for b in SCENE.bodies}
+    x0, size = spec["base_0"].position[0], SCENE.parts["base"].extents[0]
+    x1 = x0 + size + gap
+    return scene_variant(tmp_path, f"tower-gap-{gap}", {
+        f"position = {list(spec['base_1'].position)}": f"position = [{x1}, 0.0, 0.01]"})
+
+
+@pytest.mark.parametrize("gap", KNOCK_GAPS)
+def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path, gap):
+    """Seat 0 has a flat H and a T standing upright (60 mm tall) at its base's edge
+    towards base_1, ``gap`` away.  A logo landing on the T's bar 15 mm beyond the
+    stem's centre brings the centre of mass of T and logo beyond the stem's edge:
+    the T topples towards base_1, turning about that edge.  Seat 1's tower, a flat H
+    and a logo standing on edge, stands closer to that edge than the T is tall, so
+    by geometry the falling T strikes the logo before it reaches the horizontal.
+    The knock is detected on seat 1's tower, which is put back as it stood before
+    the turn (every piece within RESTORE_TOLERANCE); the T and the logo leave the
+    game, the flat H stays, and seat 0 loses their next turn and draws a card."""
+    state = game(scene=near_scene(tmp_path, gap))
     t, flat = first(state, 0, "letter_T"), first(state, 0, "letter_H")
     state.stage(0, [drop(state, flat, -0.03, seat=0),
                     drop(state, t, 0.03, seat=0, pose="upright")])
-    target = first(state, 1, "logo")
-    state.stage(1, [drop(state, target, -0.02, seat=1, pose="edge")])
-    before = state.world.pose(target)
+    target, under = first(state, 1, "logo"), first(state, 1, "letter_H")
+    state.stage(1, [drop(state, under, 0.025, seat=1),
+                    drop(state, target, -0.02, seat=1, pose="edge")])
+    world = state.world
+    pivot = world.vertices(t)[:, 0].max()
+    reach = world.vertices(t)[:, 2].max() - world.vertices(state.base(0))[:, 2].max()
+    assert world.vertices(target)[:, 0].min() - pivot < reach
+    before = {p: world.pose(p) for p in state.tower(1)}
     state.stack_deck([LOSE_TURN])
     state.give_turn(0, "play 1", "logo")
     logo = state.legal_pieces()[0]
     verdict = state.apply(drop(state, logo, 0.03 + 0.015))
-    assert verdict.knocked == {"1": [target]}
-    assert verdict.fallen == [t, logo] and not verdict.out and state.tower(0) == [flat]
-    after = state.world.pose(target)
-    assert np.allclose(after[0], before[0], atol=state.rules.knock_tolerance)
-    assert state.tower(1) == [target]
+    assert set(verdict.knocked) == {"1"} and target in verdict.knocked["1"]
+    assert t in verdict.fallen and logo in verdict.removed and not verdict.out
+    assert state.tower(0) == [flat] and state.tower(1) == [under, target]
+    for piece, pose in before.items():
+        assert displacement(state.piece_part(piece), pose,
+                            state.world.pose(piece)) <= RESTORE_TOLERANCE, piece
     assert state.skips[0] == 2          # the knock, and the card drawn for it
     assert state.deck[-1] == LOSE_TURN
     assert [e.kind for e in state.events if e.kind in ("knocked", "knock_penalty")] == [
