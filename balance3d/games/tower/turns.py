@@ -201,8 +201,8 @@ class TurnsMixin:
         if out:
             self._put_out(seat, f"{name}'s whole tower fell: {name} is out")
         elif removed and not self._towers[seat]:
-            self.log(seat, "no_tower", f"{name} had no tower yet: only the fallen piece "
-                                       f"leaves the game, {name} plays on")
+            self.log(seat, "no_tower", f"{name}'s base was empty before the drop: only "
+                                       f"the fallen piece leaves the game; {name} plays on")
         task["left"] -= 1
         if task["left"] <= 0 or out:
             self._tasks.remove(task)
