@@ -295,18 +295,28 @@ def test_a_piece_tipping_off_the_tower_leaves_the_game_and_the_tower_stays():
     assert 0 not in state.out
 
 
-def test_a_first_piece_falling_off_an_empty_base_leaves_alone_and_its_player_plays_on():
+@pytest.mark.parametrize("empty", ["from the start", "emptied by a card"])
+def test_a_piece_falling_off_an_empty_base_leaves_alone_and_its_player_plays_on(empty):
     """A T whose centre of mass lies beyond the edge of the bare base falls off it:
     no tower stood there, so only the T leaves the game; the player is not out and
-    keeps their 23 other pieces."""
+    keeps their other pieces.  The base is bare from the start, or a `remove top
+    piece` card took its only piece."""
     state = game()
+    gone = []
+    if empty == "emptied by a card":
+        gone = [first(state, 0, "logo")]
+        state.stage(0, [drop(state, gone[0], seat=0)])
+        state.stack_deck([REMOVE_TOP])
+        state.give_turn(0, "receive penalty", "logo")
+        assert state.tower(0) == [] and state.removed == gone
     state.give_turn(0, "play 1", "letter")
     t = first(state, 0, "letter_T")
     dx = HALF_BASE - 0.001
     assert dx + T_OFFSET > HALF_BASE
     verdict = state.apply(drop(state, t, dx, yaw=TOWARDS_X))
     assert verdict.fallen == [t] and verdict.removed == [t] and not verdict.out
-    assert state.out == [] and state.removed == [t] and len(state.hand(0)) == 23
+    assert state.out == [] and state.removed == [*gone, t]
+    assert len(state.hand(0)) == 23 - len(gone)
     assert state.tower(0) == [] and state.heights[0] == 0.0
     assert state.current_player == 1
 
