@@ -16,6 +16,8 @@ import pytest
 
 from balance3d.games import Choose, Drop, IllegalActionError
 from balance3d.games.tower import TowerState
+from balance3d.games.tower.judge import landing
+from balance3d.games.tower.physics import displacement
 from balance3d.games.tower.rules import (CARDS, EXTRA, LOSE_TURN, REMOVE_TOP, SWAP, U_DECIDE,
                                          VERTICAL, piece_part)
 from balance3d.scene import load_scene
@@ -222,6 +224,49 @@ def test_a_drop_onto_a_closed_level_is_refused_with_its_reason_before_physics():
     assert verdict.level == 3 and verdict.rests_on_level == 3 and not verdict.fallen
 
 
+#: m, how far beyond the column's edge an H is released centred (its centre of mass:
+#: the H is symmetric), in test_a_piece_coming_to_rest_on_a_closed_level_stays_there.
+TIPPING_OFFSETS = (0.006, 0.008, 0.010)
+
+
+def test_a_piece_coming_to_rest_on_a_closed_level_stays_there_with_that_level():
+    """Two flat Hs stacked at the base's -x side (levels 1, 2; the column's +x edge
+    10 mm left of the base's centre).  A third H released on the column with its
+    centre of mass beyond that edge is read at release as level 3, tips over the
+    edge and comes down beside the column.  Where it rests only on the base it
+    lies on level 1, which is closed: by the rules page it stays on the tower with
+    level 1 (not a fall), the top level stays 2, so the bare base is still closed
+    and the piece itself, on level 1, carries level 2.  Wherever each release ends,
+    the level kept is 1 + the highest level among what carries the piece in the
+    World's support graph; at least one of them must rest on the closed level.
+    (A logo on edge, 15 mm thick, fits over the bare strip of base beside the Hs.)"""
+    closed = 0
+    for offset in TIPPING_OFFSETS:
+        state = game()
+        low, high, played = [p for p in state.hand(0) if piece_part(p) == "letter_H"][:3]
+        state.stage(0, [drop(state, p, -0.03, seat=0) for p in (low, high)])
+        column_edge = float(state.world.vertices(high)[:, 0].max() - base_xy(state, 0)[0])
+        state.give_turn(0, "play 1", "letter")
+        verdict = state.apply(drop(state, played, column_edge + offset))
+        assert verdict.level == 3 and not verdict.fallen, offset
+        assert state.tower(0) == [low, high, played], offset
+        levels = {state.base(0): 0, low: 1, high: 2}
+        carriers = state.world.support_graph()[played]
+        rests = 1 + max(levels[c] for c in carriers if c in levels)
+        assert verdict.rests_on_level == state.level(played) == rests, offset
+        if rests >= 2:
+            continue
+        closed += 1
+        state.give_turn(0, "play 1", "logo")
+        logo = state.legal_pieces()[0]
+        beside = drop(state, logo, 0.0, HALF_BASE - 0.01, pose="edge")   # over bare base
+        ok, reason = state.is_legal(beside)
+        assert not ok and "level 1 is closed" in reason, offset
+        x, y = np.mean(state.world.vertices(played)[:, :2], axis=0) - base_xy(state, 0)
+        assert state.apply(drop(state, logo, float(x), float(y))).level == 2, offset
+    assert closed >= 1
+
+
 def test_a_release_outside_the_base_or_over_nothing_of_the_tower_is_refused():
     state = game()
     state.give_turn(0, "play 1", "logo")
@@ -250,17 +295,106 @@ def test_a_piece_tipping_off_the_tower_leaves_the_game_and_the_tower_stays():
     assert 0 not in state.out
 
 
-def test_a_whole_tower_falling_puts_its_player_out():
-    """The first piece, a T whose centre of mass lies beyond the base's edge, falls
-    off the empty base: nothing is left on it, the player is out and their unplayed
-    pieces leave the game."""
+@pytest.mark.parametrize("empty", ["from the start", "emptied by a card"])
+def test_a_piece_falling_off_an_empty_base_leaves_alone_and_its_player_plays_on(empty):
+    """A T whose centre of mass lies beyond the edge of the bare base falls off it:
+    no tower stood there, so only the T leaves the game; the player is not out and
+    keeps their other pieces.  The base is bare from the start, or a `remove top
+    piece` card took its only piece."""
     state = game()
+    gone = []
+    if empty == "emptied by a card":
+        gone = [first(state, 0, "logo")]
+        state.stage(0, [drop(state, gone[0], seat=0)])
+        state.stack_deck([REMOVE_TOP])
+        state.give_turn(0, "receive penalty", "logo")
+        assert state.tower(0) == [] and state.removed == gone
     state.give_turn(0, "play 1", "letter")
     t = first(state, 0, "letter_T")
-    verdict = state.apply(drop(state, t, HALF_BASE - 0.001, yaw=TOWARDS_X))
-    assert verdict.out and verdict.fallen == [t]
-    assert state.out == [0] and state.hand(0) == [] and len(state.removed) == 24
+    dx = HALF_BASE - 0.001
+    assert dx + T_OFFSET > HALF_BASE
+    verdict = state.apply(drop(state, t, dx, yaw=TOWARDS_X))
+    assert verdict.fallen == [t] and verdict.removed == [t] and not verdict.out
+    assert state.out == [] and state.removed == [*gone, t]
+    assert len(state.hand(0)) == 23 - len(gone)
+    assert state.tower(0) == [] and state.heights[0] == 0.0
     assert state.current_player == 1
+
+
+#: m, how far the H's centre (its centre of mass: the H is symmetric) lies inside the
+#: base's edge when it overhangs it.
+H_INSIDE = 0.0025
+
+
+@pytest.mark.parametrize("built", ["before the turn", "earlier in the turn"])
+def test_a_tower_that_stood_falling_whole_puts_its_player_out(built):
+    """A flat H overhangs the base's edge with its centre of mass H_INSIDE inside
+    it, and stands.  A T landing on the H's outer end brings the centre of mass of
+    the two beyond the edge: the tower tips over it onto the table.  A tower stood
+    on the base before the drop and nothing is left of it: the player is out and
+    their unplayed pieces leave the game.  The H is staged before the turn, or
+    dropped as the turn's first piece."""
+    state = game()
+    h, t = first(state, 0, "letter_H"), first(state, 0, "letter_T")
+    h_drop = drop(state, h, HALF_BASE - H_INSIDE, seat=0, yaw=math.pi / 2)
+    if built == "before the turn":
+        state.stage(0, [h_drop])
+        state.give_turn(0, "play 1", "letter")
+    else:
+        state.give_turn(0, "play 2", "letter")
+        assert not state.apply(h_drop).fallen
+    assert state.tower(0) == [h]
+    dx = HALF_BASE - 0.0001
+    mass_h, mass_t = (state.piece_part(p).mass for p in (h, t))
+    centre = (mass_h * (HALF_BASE - H_INSIDE) + mass_t * (dx + T_OFFSET)) / (mass_h + mass_t)
+    assert centre > HALF_BASE
+    verdict = state.apply(drop(state, t, dx, yaw=TOWARDS_X))
+    assert verdict.out and sorted(verdict.fallen) == sorted([h, t])
+    assert state.out == [0] and state.hand(0) == [] and len(state.removed) == 24
+    assert state.tower(0) == [] and state.current_player == 1
+
+
+def scene_variant(tmp_path: Path, name: str, replace: dict[str, str], extra: str = ""):
+    """The Tower scene, written to ``tmp_path`` as ``name``.toml with each key of
+    ``replace`` replaced by its value and ``extra`` appended."""
+    text = SCENE.path.read_text()
+    text = text.replace('extends = "shared/common.toml"',
+                        f'extends = "{SCENE.path.parent / "shared" / "common.toml"}"')
+    for old, new in replace.items():
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text + extra)
+    return load_scene(path)
+
+
+#: m, height of the centre of a static slab hung over seat 0's base (a base-sized box).
+SHELF_HEIGHT = 0.3
+
+
+def test_a_player_who_cannot_build_loses_their_unplayed_pieces_and_plays_on(tmp_path):
+    """A static slab hangs over seat 0's whole base: whatever seat 0 releases over
+    their base lies under the slab, so it would not land on their tower (the slab
+    is the highest thing under every footprint) and no legal drop exists.  Asked to
+    play, seat 0 cannot build: their 24 unplayed pieces leave the game, they are not
+    out, the turn passes, and they still roll on their next turn."""
+    x, y, _ = next(b.position for b in SCENE.bodies if b.name == "base_0")
+    shelf = (f'\n[[bodies]]\nname = "shelf"\npart = "base"\n'
+             f"position = [{x}, {y}, {SHELF_HEIGHT}]\n")
+    state = game(scene=scene_variant(tmp_path, "tower-shelf", {}, shelf))
+    piece = first(state, 0, "letter_T")
+    for dx, dy in ((0.0, 0.0), (0.04, -0.04)):
+        over = drop(state, piece, dx, dy, seat=0)
+        assert landing(state.world, state.piece_part(piece), over).below == "shelf"
+    state.give_turn(0, "play 1", "letter")
+    assert [(e.player, len(e.data["pieces"])) for e in state.events
+            if e.kind == "cannot_build"] == [(0, 24)]
+    assert state.hand(0) == [] and len(state.removed) == 24 and state.out == []
+    assert state.current_player == 1 and state.phase == "drop"
+    start = len(state.events)
+    state.apply(drop(state, state.legal_pieces()[0]))
+    assert [(e.player, e.kind) for e in state.events[start:]][1:3] == [(0, "roll"),
+                                                                       (0, "no_piece")]
 
 
 # ---------------------------------------------------------------- turns and the end
@@ -326,40 +460,56 @@ def test_equal_heights_rank_by_vertical_pieces_then_share():
 
 
 # ---------------------------------------------------------------- a knock
-def close_scene(tmp_path: Path):
-    """The Tower scene with base_1 moved to 5 mm beside base_0."""
-    text = SCENE.path.read_text()
-    text = text.replace('extends = "shared/common.toml"',
-                        f'extends = "{SCENE.path.parent / "shared" / "common.toml"}"')
-    text = text.replace("position = [-0.15, 0.0, 0.01]", "position = [-0.345, 0.0, 0.01]")
-    path = tmp_path / "tower-close.toml"
-    path.write_text(text)
-    return load_scene(path)
+#: m, gaps between base_0's and base_1's facing edges in the knock test (the bundled
+#: scene's bases are 0.20 m apart: too far for a short tower to reach).
+KNOCK_GAPS = (0.03, 0.04, 0.05)
+#: m, a restored piece lies this close to its pose before the turn: a twentieth of
+#: knock_tolerance (the knock itself moves the struck logo by centimetres).
+RESTORE_TOLERANCE = 1e-4
 
 
-def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path):
-    """Seat 0 has a flat H and an upright T at its base's edge towards base_1, 5 mm
-    away.  A logo landing on the T's bar 15 mm beyond the stem's centre brings the
-    centre of mass of T and logo beyond the stem's edge: both topple towards base_1
-    and strike seat 1's logo standing on edge there (measured in the World: it moves
-    more than knock_tolerance).  The logo is put back, the T and the logo leave the
-    game as fallen, and seat 0 loses their next turn and draws a card."""
-    state = game(scene=close_scene(tmp_path))
+def near_scene(tmp_path: Path, gap: float):
+    """The Tower scene with base_1 moved to ``gap`` m beside base_0."""
+    spec = {b.name: b for b in SCENE.bodies}
+    x0, size = spec["base_0"].position[0], SCENE.parts["base"].extents[0]
+    x1 = x0 + size + gap
+    return scene_variant(tmp_path, f"tower-gap-{gap}", {
+        f"position = {list(spec['base_1'].position)}": f"position = [{x1}, 0.0, 0.01]"})
+
+
+@pytest.mark.parametrize("gap", KNOCK_GAPS)
+def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path, gap):
+    """Seat 0 has a flat H and a T standing upright (60 mm tall) at its base's edge
+    towards base_1, ``gap`` away.  A logo landing on the T's bar 15 mm beyond the
+    stem's centre brings the centre of mass of T and logo beyond the stem's edge:
+    the T topples towards base_1, turning about that edge.  Seat 1's tower, a flat H
+    and a logo standing on edge, stands closer to that edge than the T is tall, so
+    by geometry the falling T strikes the logo before it reaches the horizontal.
+    The knock is detected on seat 1's tower, which is put back as it stood before
+    the turn (every piece within RESTORE_TOLERANCE); the T and the logo leave the
+    game, the flat H stays, and seat 0 loses their next turn and draws a card."""
+    state = game(scene=near_scene(tmp_path, gap))
     t, flat = first(state, 0, "letter_T"), first(state, 0, "letter_H")
     state.stage(0, [drop(state, flat, -0.03, seat=0),
                     drop(state, t, 0.03, seat=0, pose="upright")])
-    target = first(state, 1, "logo")
-    state.stage(1, [drop(state, target, -0.02, seat=1, pose="edge")])
-    before = state.world.pose(target)
+    target, under = first(state, 1, "logo"), first(state, 1, "letter_H")
+    state.stage(1, [drop(state, under, 0.025, seat=1),
+                    drop(state, target, -0.02, seat=1, pose="edge")])
+    world = state.world
+    pivot = world.vertices(t)[:, 0].max()
+    reach = world.vertices(t)[:, 2].max() - world.vertices(state.base(0))[:, 2].max()
+    assert world.vertices(target)[:, 0].min() - pivot < reach
+    before = {p: world.pose(p) for p in state.tower(1)}
     state.stack_deck([LOSE_TURN])
     state.give_turn(0, "play 1", "logo")
     logo = state.legal_pieces()[0]
     verdict = state.apply(drop(state, logo, 0.03 + 0.015))
-    assert verdict.knocked == {"1": [target]}
-    assert verdict.fallen == [t, logo] and not verdict.out and state.tower(0) == [flat]
-    after = state.world.pose(target)
-    assert np.allclose(after[0], before[0], atol=state.rules.knock_tolerance)
-    assert state.tower(1) == [target]
+    assert set(verdict.knocked) == {"1"} and target in verdict.knocked["1"]
+    assert t in verdict.fallen and logo in verdict.removed and not verdict.out
+    assert state.tower(0) == [flat] and state.tower(1) == [under, target]
+    for piece, pose in before.items():
+        assert displacement(state.piece_part(piece), pose,
+                            state.world.pose(piece)) <= RESTORE_TOLERANCE, piece
     assert state.skips[0] == 2          # the knock, and the card drawn for it
     assert state.deck[-1] == LOSE_TURN
     assert [e.kind for e in state.events if e.kind in ("knocked", "knock_penalty")] == [

@@ -33,8 +33,9 @@ generator; play goes by increasing seat; a roll's pieces are of die 2's shape on
 release from the body highest under its footprint, and a piece that comes to rest on
 a closed level after its release stays there (the rule binds releases, not physics);
 a played piece that fell, and every piece of the tower that fell in the turn, leave
-the game, and a turn with a fall that leaves nothing on the base puts its player out
-(their unplayed pieces leave the game); a knock restores the harmed towers whole,
+the game, and a fall that leaves nothing on a base where a tower stood before the
+drop puts its player out (their unplayed pieces leave the game), while a piece that
+falls off an empty base only leaves the game itself; a knock restores the harmed towers whole,
 and the culprit loses their next turn and draws a card; the game ends when no player
 holds an unplayed piece.
 """

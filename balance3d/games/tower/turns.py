@@ -182,6 +182,7 @@ class TurnsMixin:
         name = self.players[seat].name
         self._hands[seat].remove(drop.piece)
         self._vertical[seat] = False
+        stood = bool(self._towers[seat])
         self._towers[seat] = [p for p in [*self._towers[seat], drop.piece] if p not in removed]
         for piece in removed:
             self._levels.pop(piece, None)
@@ -196,9 +197,12 @@ class TurnsMixin:
         if removed:
             self.log(seat, "fall", f"part of {name}'s tower fell: {', '.join(removed)} leave "
                                    f"the game", fallen=fallen, removed=removed)
-        out = bool(removed) and not self._towers[seat]
+        out = stood and bool(removed) and not self._towers[seat]
         if out:
             self._put_out(seat, f"{name}'s whole tower fell: {name} is out")
+        elif removed and not self._towers[seat]:
+            self.log(seat, "no_tower", f"{name}'s base was empty before the drop: only "
+                                       f"the fallen piece leaves the game; {name} plays on")
         task["left"] -= 1
         if task["left"] <= 0 or out:
             self._tasks.remove(task)

@@ -20,7 +20,8 @@ class TowerDropVerdict(Verdict):
     (the fallen ones, and the played piece when anything fell).
     knocked : owner seat (as a string) -> that tower's pieces that moved more than
     ``knock_tolerance``; those towers were restored to their state before the turn.
-    out : the player is out (their whole tower fell).  heights : m, per seat after
+    out : the player is out (a tower stood on their base before the drop, and
+    nothing of it is left).  heights : m, per seat after
     the turn.  settle_time : s simulated in all.  settle_timed_out : a settle hit
     the scene's cap.
     """
