@@ -316,6 +316,15 @@ def _groups(frame: "pd.DataFrame", columns: list[str]) -> list[tuple[str, "pd.Da
     return groups
 
 
+def _splitting(table: SummaryTable, axes: list[str], others: list[str]) -> list[str]:
+    """The case keys of ``others`` that take more than one value in some heat map cell
+    (the ``axes`` case keys and the parameters): a key that only renames an axis, such
+    as a field's index beside its number, splits nothing."""
+    cell = ["param." + p for p in table.params] + ["case." + k for k in axes]
+    groups = table.frame.groupby(cell, dropna=False)
+    return [k for k in others if groups["case." + k].nunique(dropna=False).max() > 1]
+
+
 def _combinations(table: SummaryTable) -> list[tuple[int, str, "pd.DataFrame"]]:
     """The summary split by combination: (number, swept values as text, rows)."""
     frame = table.frame
@@ -354,6 +363,7 @@ def plot_summary(table: SummaryTable, out: str | Path) -> list[Path]:
     for outcome, kind in table.outcomes.items():
         if len(cases) >= 2:
             x_key, y_key, *rest = cases
+            rest = _splitting(table, [x_key, y_key], rest)
             limits = _limits(table, outcome)
             for number, values, rows in _combinations(table):
                 extra = _groups(rows, ["case." + k for k in rest])

@@ -23,7 +23,9 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[floa
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends: rounding
+    high = 1.0 if successes == n else min(1.0, centre + half)  # must not exclude p
+    return low, high
 
 
 def t_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float, float, float]:

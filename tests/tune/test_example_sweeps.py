@@ -3,14 +3,11 @@ scene, one of its game's experiments with options it accepts, and parameter path
 that name values of the resolved scene; each runs one case with its parameters at
 their first values.
 
-The sweep runner sets the parameters with ``load_scene(..., overrides=...)``; here
-the resolved scene data is edited by path and validated directly, the same checks
-a scene file gets."""
+Every parameter value is applied with the public ``load_scene(..., overrides=...)``,
+as the sweep runner does, and read back from the loaded scene's data."""
 from __future__ import annotations
 
-import copy
 import math
-import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -20,7 +17,8 @@ import pytest
 
 from balance3d.games import get_game
 from balance3d.resources import scenes_dir
-from balance3d.scene import Scene, _Source, _validate, load_scene
+from balance3d.scene import load_scene
+from balance3d.scene_paths import parse_path
 from balance3d.tune.experiment import Jitter, make_experiment
 
 SWEEPS = sorted((scenes_dir() / "sweeps").glob("*.toml"))
@@ -33,38 +31,24 @@ def read(path: Path) -> dict[str, Any]:
         return tomllib.load(handle)
 
 
-def steps(path: str) -> list[str]:
-    """``a.b[2].c[name=x]`` -> ["a", "b", "2", "c", "name=x"]."""
-    out = []
-    for segment in path.split("."):
-        found = re.fullmatch(r"([^\[\]]+)((?:\[[^\[\]]+\])*)", segment)
-        assert found, f"cannot read {segment!r} of {path!r}"
-        out.append(found.group(1))
-        out += re.findall(r"\[([^\[\]]+)\]", found.group(2))
-    return out
-
-
-def locate(data: dict, path: str) -> tuple[Any, str | int]:
-    """The container holding the value ``path`` names, and its key or index there
-    (an AssertionError naming the path when it names nothing)."""
+def value_at(data: dict, path: str) -> Any:
+    """The value ``path`` names in resolved scene data (an AssertionError naming the
+    path when it names nothing)."""
     node: Any = data
-    parts = steps(path)
-    for i, step in enumerate(parts):
-        if "=" in step:
-            key, _, value = step.partition("=")
-            matches = [item for item in node if isinstance(item, dict) and item.get(key) == value]
-            assert len(matches) == 1, f"{path}: no single element with {step}"
-            key_or_index: Any = node.index(matches[0])
-        elif step.isdigit():
-            key_or_index = int(step)
-            assert isinstance(node, list) and key_or_index < len(node), f"{path}: no [{step}]"
+    for step in parse_path(path):
+        if isinstance(step, tuple):
+            key, wanted = step
+            matches = [item for item in node
+                       if isinstance(item, dict) and str(item.get(key)) == wanted]
+            assert len(matches) == 1, f"{path}: no single element with {key}={wanted}"
+            node = matches[0]
+        elif isinstance(step, int):
+            assert isinstance(node, list) and step < len(node), f"{path}: no [{step}]"
+            node = node[step]
         else:
-            key_or_index = step
             assert isinstance(node, dict) and step in node, f"{path}: no {step!r}"
-        if i == len(parts) - 1:
-            return node, key_or_index
-        node = node[key_or_index]
-    raise AssertionError(f"{path}: empty path")
+            node = node[step]
+    return node
 
 
 def values_of(spec: Any) -> list[Any]:
@@ -73,16 +57,6 @@ def values_of(spec: Any) -> list[Any]:
         return spec
     assert set(spec) == {"start", "stop", "num"}, f"unexpected parameter spec {spec!r}"
     return [float(v) for v in np.linspace(spec["start"], spec["stop"], spec["num"])]
-
-
-def scene_with(name: str, values: dict[str, Any]) -> Scene:
-    """The bundled scene ``name`` with the values at their paths, validated."""
-    base = load_scene(name)
-    data = copy.deepcopy(base.data)
-    for path, value in values.items():
-        container, key = locate(data, path)
-        container[key] = value
-    return _validate(_Source(base.path, {}), data)
 
 
 def test_two_example_sweeps_per_game():
@@ -101,16 +75,16 @@ def test_example_sweep_names_real_paths_and_options_and_runs_one_case(path):
     base = load_scene(head["scene"])
     assert head["experiment"] in get_game(base.game).experiments
     for key, spec in sweep["parameters"].items():
-        container, index = locate(copy.deepcopy(base.data), key)
-        old = container[index]
+        old = value_at(base.data, key)
         for value in values_of(spec):
             assert type(value) is type(old), f"{key}: {value!r} is not like {old!r}"
-            scene_with(head["scene"], {key: value})        # every value makes a valid scene
+            changed = load_scene(head["scene"], overrides={key: value})  # a valid scene
+            assert value_at(changed.data, key) == value, key
     options = dict(sweep.get("experiment", {}))
     experiment = make_experiment(base.game, head["experiment"], options,
                                  Jitter(**sweep.get("jitter", {})))
     first = {key: values_of(spec)[0] for key, spec in sweep["parameters"].items()}
-    scene = scene_with(head["scene"], first)
+    scene = load_scene(head["scene"], overrides=first)
     cases = experiment.cases(scene)
     assert cases
     if base.game == "tower":

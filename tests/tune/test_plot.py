@@ -83,6 +83,26 @@ def test_plot_directory_writes_heat_maps_and_curves_of_the_stated_sizes(sweep_di
         assert png_size(path) == (heat_px if path.name.startswith("heatmap") else curve_px)
 
 
+def test_a_case_key_that_renames_an_axis_splits_no_heat_map(sweep_dir):
+    # Tri-Ba-Lance's cases carry a field's index beside its number: one value per
+    # cell, so each combination still gets one heat map
+    summary = synthetic_summary()
+    summary["case.section_id"] = summary["case.section"] - 1
+    summary.to_parquet(sweep_dir / "summary.parquet")
+    names = [p.name for p in plot_directory(sweep_dir)]
+    combinations = len(DENSITIES) * len(WIDTHS)
+    assert sorted(n for n in names if n.startswith("heatmap_tipped")) == sorted(
+        f"heatmap_tipped_combination{k}.png" for k in range(combinations))
+    summary["case.section_id"] = summary["combination"] % 2   # one value per combination
+    summary.to_parquet(sweep_dir / "summary.parquet")
+    assert "heatmap_tipped_combination0.png" in [p.name for p in plot_directory(sweep_dir)]
+    # a true third key (two rows per cell) still splits: one heat map per value
+    twice = pd.concat([summary.assign(**{"case.section_id": i}) for i in (0, 1)])
+    twice.to_parquet(sweep_dir / "summary.parquet")
+    names = [p.name for p in plot_directory(sweep_dir)]
+    assert {"heatmap_tipped_combination0_0.png", "heatmap_tipped_combination0_1.png"} <= set(names)
+
+
 def test_heat_map_colours_follow_the_values_at_the_labelled_cells(tmp_path):
     table = summary_table(synthetic_summary())
     rows = table.frame[table.frame["combination"] == 2]

@@ -21,6 +21,8 @@ def test_wilson_of_none_and_all():
     # k = 0: [0, z^2 / (n + z^2)] = [0, 3.8415 / 13.8415]
     assert wilson(0, 10) == pytest.approx((0.0, 0.27753), abs=1e-5)
     assert wilson(10, 10) == pytest.approx((0.72247, 1.0), abs=1e-5)
+    for n in range(1, 41):    # the interval holds the rate itself (a plot's error bar)
+        assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0, n
 
 
 def test_t_interval_of_four_values():
