@@ -1,8 +1,9 @@
-"""The view's per-frame work follows what changed: ``set_poses`` moves only the nodes
-whose pose changed (a frame in which nothing moved rewrites no transform), and
-Tower's marker on the current tower's top is worked out again only when that
-tower's pieces moved, while it still follows the top when they do.  The table is
-drawn after the other opaque bodies, before the translucent ghost."""
+"""The window's per-frame work follows what changed: ``set_poses`` moves only the
+nodes whose pose changed (a frame in which nothing moved rewrites no transform);
+Tower's marker on the current tower's top and the seat lines' tower figures are read
+from the game again only when that tower's pieces moved, and still follow it when
+they do.  The table is drawn after the other opaque bodies, before the translucent
+ghost."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 
 from balance3d.games.base import Drop
 from balance3d.games.tower import TowerState
+from balance3d.gui.games import game_text
 from balance3d.gui.games.tower import table as tt
 
 #: m, how far a node may be from its pose (Panda3D keeps single precision).
@@ -104,6 +106,29 @@ def test_the_marker_is_worked_out_again_only_when_its_tower_moves(base, monkeypa
         assert at[2] - tt.MARKER_RADIUS == pytest.approx(top, abs=NODE_TOLERANCE)
     finally:
         view.destroy()
+
+
+def test_the_seat_lines_read_a_tower_again_only_when_it_moved(monkeypatch):
+    state, mine, theirs = two_towers()
+    text = game_text("tower")
+    reads = []
+    vertical_pieces = state.vertical_pieces
+
+    def counting(seat):
+        reads.append(seat)
+        return vertical_pieces(seat)
+
+    monkeypatch.setattr(state, "vertical_pieces", counting)
+    before = text.seat_line(state, 0)
+    assert text.seat_line(state, 0) == before and reads == [0]
+    moved(state, theirs)                      # seat 1's tower: not seat 0's figures
+    assert text.seat_line(state, 0) == before and reads == [0]
+    height = state.heights[0]
+    moved(state, mine)                        # lifted by SHIFT[2]: its top rises as much
+    after = text.seat_line(state, 0)
+    assert reads == [0, 0]
+    assert f"tower {(height + SHIFT[2]) * 1000:.1f} mm" in after
+    assert f"tower {height * 1000:.1f} mm" in before
 
 
 def test_the_marker_goes_when_no_drop_is_asked_for(base):

@@ -24,12 +24,6 @@ def place(path: NodePath, position: Sequence[float], quat_xyzw: Sequence[float])
     path.setPosQuat(Point3(*(float(v) for v in position)), LQuaternionf(w, x, y, z))
 
 
-def pose_key(position: Sequence[float], quat_xyzw: Sequence[float]) -> tuple[float, ...]:
-    """A pose (``position`` (3,) m, ``quat_xyzw``) as one tuple of seven floats: two
-    poses are the same exactly when their keys are equal."""
-    return (*(float(v) for v in position), *(float(v) for v in quat_xyzw))
-
-
 def flat_text(parent: NodePath, text: str, centre: Sequence[float], height: float,
               colour: Colour, heading: float = 0.0) -> NodePath:
     """``text`` lying flat (facing +z) in ``parent``'s frame, the middle of its ink

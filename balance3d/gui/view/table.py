@@ -34,9 +34,10 @@ from balance3d.gui.games import game_table
 from balance3d.gui.view.camera import OrbitCamera
 from balance3d.gui.view.grain import WOOD, apply_grain
 from balance3d.gui.view.lights import SHADOW_MASK, SHADOW_SIZE, add_lights
-from balance3d.gui.view.marks import place, pose_key
+from balance3d.gui.view.marks import place
 from balance3d.gui.view.meshes import part_node
 from balance3d.gui.view.overlays import Overlays
+from balance3d.gui.view.poses import pose_key
 from balance3d.gui.view.shading import lit_shader
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World

@@ -3,10 +3,10 @@ roll and the drawn card beside the current player's base, a marker on their towe
 top, and the designer's centres of mass (:data:`TABLE`, a
 :class:`~balance3d.gui.games.GameTable`).
 
-The view asks for these every frame while bodies move; the roll's text and the
-marker are worked out again only when what they show from changed (the events; the
-phase, the current seat and its tower's pieces and poses), so a still table costs
-no game queries per frame.
+The view asks for these every frame while bodies move: the roll's text is rebuilt
+only when it changes, and the marker is worked out again only when the phase, the
+current seat or its tower's pieces or poses changed (:func:`marker_key`), so a
+still table costs no game queries per frame.
 
 Seat ``s`` builds on the scene's body ``base_s``; its tray is a mat on the table in
 front of that base (towards -y, the camera's side), its unplayed pieces lying flat
@@ -27,7 +27,8 @@ from balance3d.games.tower.physics import centre_of_mass
 from balance3d.games.tower.rules import LOGO, piece_key, piece_part
 from balance3d.games.tower.state import TowerState
 from balance3d.gui.games import CameraPreset, Colour, Tray
-from balance3d.gui.view.marks import flat_rect, flat_text, pose_key, segments, solid, unlit
+from balance3d.gui.games.tower.figures import tower_key
+from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
 from balance3d.meshes.part import Part
 
 if TYPE_CHECKING:
@@ -188,15 +189,10 @@ def top_marker(state: TowerState) -> tuple[float, float, float] | None:
 
 def marker_key(state: TowerState) -> tuple:
     """Everything :func:`top_marker` reads, as one comparable value: the state and
-    its World, the phase, the current seat, the pieces of its tower and their poses
-    (the bases do not move)."""
-    world, seat = state.world, state.current_player
-    key = (id(state), id(world), str(state.phase), seat)
-    if seat is None:
-        return key
-    present = set(world.names)
-    tower = tuple(p for p in state.tower(seat) if p in present)
-    return (*key, tower, tuple(pose_key(*world.pose(p)) for p in tower))
+    its World, the phase, the current seat and its tower (:func:`tower_key`)."""
+    seat = state.current_player
+    return (id(state), id(state.world), str(state.phase), seat,
+            None if seat is None else tower_key(state, seat))
 
 
 def show_top_marker(view: TableView, state: TowerState) -> None:
