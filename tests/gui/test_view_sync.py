@@ -109,26 +109,28 @@ def test_the_marker_is_worked_out_again_only_when_its_tower_moves(base, monkeypa
 
 
 def test_the_seat_lines_read_a_tower_again_only_when_it_moved(monkeypatch):
+    from balance3d.gui.games.tower import figures
+
     state, mine, theirs = two_towers()
     text = game_text("tower")
     reads = []
-    vertical_pieces = state.vertical_pieces
-
-    def counting(seat):
-        reads.append(seat)
-        return vertical_pieces(seat)
-
-    monkeypatch.setattr(state, "vertical_pieces", counting)
+    for name in ("tower_height", "is_vertical"):
+        def counting(*args, _read=getattr(figures, name), _name=name):
+            reads.append(_name)
+            return _read(*args)
+        monkeypatch.setattr(figures, name, counting)
     before = text.seat_line(state, 0)
-    assert text.seat_line(state, 0) == before and reads == [0]
+    assert sorted(reads) == ["is_vertical", "tower_height"]    # one piece on the tower
+    assert text.seat_line(state, 0) == before and len(reads) == 2
     moved(state, theirs)                      # seat 1's tower: not seat 0's figures
-    assert text.seat_line(state, 0) == before and reads == [0]
+    assert text.seat_line(state, 0) == before and len(reads) == 2
     height = state.heights[0]
     moved(state, mine)                        # lifted by SHIFT[2]: its top rises as much
     after = text.seat_line(state, 0)
-    assert reads == [0, 0]
-    assert f"tower {(height + SHIFT[2]) * 1000:.1f} mm" in after
+    assert sorted(reads[2:]) == ["is_vertical", "tower_height"]
     assert f"tower {height * 1000:.1f} mm" in before
+    assert f"tower {(height + SHIFT[2]) * 1000:.1f} mm" in after
+    assert f"{state.vertical_pieces(0)} vertical" in after
 
 
 def test_the_marker_goes_when_no_drop_is_asked_for(base):

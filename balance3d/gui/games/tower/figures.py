@@ -1,14 +1,18 @@
 """The tower figures the window shows every frame while bodies move: each tower's
-height and vertical pieces (the HUD's seat lines).  Reading them from the state
-costs milliseconds (every piece's vertices and orientation), so they are read again
-only when the tower changed: :func:`tower_key` is a tower's pieces and their poses,
-and a figure read for one key is given again while the key stays the same.  No
-Panda3D."""
+height and how many of its pieces stand vertically (the HUD's seat lines).  Reading
+them costs milliseconds (every piece's vertices and design mesh), so each is read
+again only when what it depends on changed: a tower's height when
+:func:`tower_key` (its pieces and their poses) changed, a piece's "vertical" when
+its pose changed.  The figures are the game's own (``physics.tower_height`` and
+``judge.is_vertical``, as ``TowerState.heights`` and ``vertical_pieces`` use
+them).  No Panda3D."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from balance3d.games.tower.judge import is_vertical
+from balance3d.games.tower.physics import tower_height
 from balance3d.games.tower.state import TowerState
 from balance3d.gui.view.poses import pose_key
 
@@ -38,7 +42,15 @@ def remembered(name: Hashable, key: tuple, read: Callable[[], Any]) -> Any:
 
 
 def tower_figures(state: TowerState, seat: int) -> tuple[float, int]:
-    """``(state.heights[seat]`` m, ``state.vertical_pieces(seat))``, read again only
-    when :func:`tower_key` changed."""
-    return remembered(("figures", seat), tower_key(state, seat),
-                      lambda: (state.heights[seat], state.vertical_pieces(seat)))
+    """``seat``'s tower: (its height m above its base's top face, how many of its
+    pieces stand vertically), as ``state.heights[seat]`` and
+    ``state.vertical_pieces(seat)`` give them."""
+    world = state.world
+    key = tower_key(state, seat)
+    pieces, poses = key[3], key[4]
+    height = remembered(("height", seat), key,
+                        lambda: tower_height(world, state.base(seat), pieces))
+    vertical = sum(remembered(("vertical", piece), (id(world), pose),
+                              lambda piece=piece: is_vertical(world, piece))
+                   for piece, pose in zip(pieces, poses))
+    return height, vertical

@@ -1,7 +1,7 @@
 """What the window says about Tower: seat lines, prompts, decision labels and
 verdicts (no Panda3D).  Every number shown is read from the state or the verdict,
-never worked out here (the seat lines' tower figures through :mod:`.figures`, read
-again only when the tower moved); heights are shown in mm."""
+never worked out here (the seat lines' tower figures through :mod:`.figures`, which
+asks the game again only for what moved); heights are shown in mm."""
 from __future__ import annotations
 
 from balance3d.games.base import Action, Choose, State, Verdict, action_to_dict
