@@ -9,16 +9,19 @@ dropping its last piece 30 mm above its tower.  Each frame
 runs the turn's physics with the World's fixed time step, paced by an owed-time
 accumulator (the steps the wall time since the last frame owes, at most
 ``--budget`` per frame; owed time beyond the budget is dropped and counted as
-*behind*), syncs the poses to the view and draws the frame.  When the turn ends a
+*behind*), syncs the poses to the view, writes the HUD's seat lines and prompt
+(as the window does every frame) and draws the frame.  When the turn ends a
 fresh copy of the staged game starts it again, so pieces keep moving.
 
 Reported per shadow-map size, over ``--runs`` runs of ``--seconds`` s each: the
 median frames per second, the process's CPU time per frame (every thread, Mesa's
-rasteriser threads included; the X server's is not), and whether physics kept
-real time (simulated time against wall time, and the simulated seconds dropped
-behind the clock).  The load average at the start is printed and saved: on a
-shared machine the frame rate follows the CPU left to the benchmark.  Needs a
-display: run under Xvfb with Mesa's software OpenGL, e.g.
+rasteriser threads included; the X server's is not), split into the view's part
+(syncing the poses, the HUD's text and drawing: per frame) and the physics' part (per step, as the
+steps per frame follow the frame rate), and whether physics kept real time
+(simulated time against wall time, and the simulated seconds dropped behind the
+clock).  The load average at the start is printed and saved: on a shared machine
+the frame rate follows the CPU left to the benchmark, while the CPU times change
+less.  Needs a display: run under Xvfb with Mesa's software OpenGL, e.g.
 
     xvfb-run -s "-screen 0 1280x800x24" python benchmarks/gui_fps.py
 
@@ -125,7 +128,17 @@ def open_window(size: tuple[int, int]):
     return base
 
 
-def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -> dict:
+def show_hud(widgets, state) -> None:
+    """The HUD's seat lines and prompt for ``state``, as the window writes them."""
+    from balance3d.gui.games import game_text
+
+    text = game_text(state.name)
+    widgets.show_hud(state.name, [text.seat_line(state, s) for s in range(len(state.players))],
+                     text.prompt(state), [], [])
+
+
+def one_run(base, widgets, staged, drop, shadow_size: int, seconds: float,
+            budget: int) -> dict:
     """Frames for ``seconds`` of wall time with the turn's physics running."""
     from balance3d.gui.view.table import TableView
 
@@ -135,7 +148,7 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
     step = state.world.settings.time_step
     turn = state.begin(drop)
     frames = moving = steps_run = restarts = 0
-    owed = behind = paused = 0.0
+    owed = behind = paused = physics_cpu = view_cpu = 0.0
     start = last = time.perf_counter()
     cpu_start = time.process_time()
     while True:
@@ -157,11 +170,17 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
         owed -= due * step
         run = min(due, budget)
         behind += (due - run) * step
+        tick = time.process_time()
         turn.advance(run)
+        poses = turn.poses()
+        tock = time.process_time()
+        view.set_poses(poses)
+        show_hud(widgets, state)
+        base.graphicsEngine.renderFrame()
+        physics_cpu += tock - tick
+        view_cpu += time.process_time() - tock
         steps_run += run
         moving += run > 0
-        view.set_poses(turn.poses())
-        base.graphicsEngine.renderFrame()
         frames += 1
     wall = time.perf_counter() - start - paused
     cpu = time.process_time() - cpu_start
@@ -170,7 +189,9 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
     view.destroy()
     return {"fps": frames / wall, "frames": frames, "frames_with_physics": moving,
             "wall_s": wall, "simulated_s": steps_run * step, "behind_s": behind,
-            "turns_restarted": restarts, "cpu_ms_per_frame": 1000.0 * cpu / max(frames, 1)}
+            "turns_restarted": restarts, "cpu_ms_per_frame": 1000.0 * cpu / max(frames, 1),
+            "view_cpu_ms_per_frame": 1000.0 * view_cpu / max(frames, 1),
+            "physics_cpu_ms_per_step": 1000.0 * physics_cpu / max(steps_run, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,20 +218,28 @@ def main(argv: list[str] | None = None) -> int:
     print(f"renderer: {renderer}; load average {load:.2f} on {os.cpu_count()} CPUs; "
           f"window {base.win.getXSize()}x{base.win.getYSize()}; "
           f"{pieces} pieces on the table; drop {drop}")
+    from balance3d.gui.widgets import Widgets
+
+    widgets = Widgets(base, lambda action: None)
     figures = {}
     for size in args.shadow_sizes:
-        runs = [one_run(base, staged, drop, size, args.seconds, args.budget)
+        runs = [one_run(base, widgets, staged, drop, size, args.seconds, args.budget)
                 for _ in range(args.runs)]
         fps = statistics.median(r["fps"] for r in runs)
         ratio = sum(r["simulated_s"] for r in runs) / sum(r["wall_s"] for r in runs)
         behind = max(r["behind_s"] for r in runs)
         cpu = statistics.median(r["cpu_ms_per_frame"] for r in runs)
+        view_cpu = statistics.median(r["view_cpu_ms_per_frame"] for r in runs)
+        step_cpu = statistics.median(r["physics_cpu_ms_per_step"] for r in runs)
         figures[size] = {"median_fps": fps, "physics_over_wall": ratio,
-                         "max_behind_s": behind, "median_cpu_ms_per_frame": cpu, "runs": runs}
+                         "max_behind_s": behind, "median_cpu_ms_per_frame": cpu,
+                         "median_view_cpu_ms_per_frame": view_cpu,
+                         "median_physics_cpu_ms_per_step": step_cpu, "runs": runs}
         each = ", ".join(f"{r['fps']:.1f}" for r in runs)
         print(f"shadow map {size}x{size}: median {fps:.1f} fps over {args.runs} runs "
-              f"({each}); {cpu:.1f} ms of CPU per frame (all threads); physics {ratio:.3f} s "
-              f"per wall s, at most {behind:.3f} s behind the clock")
+              f"({each}); {cpu:.1f} ms of CPU per frame (all threads), of which the view "
+              f"{view_cpu:.1f} ms, and {step_cpu:.2f} ms per physics step; physics "
+              f"{ratio:.3f} s per wall s, at most {behind:.3f} s behind the clock")
     RESULTS.mkdir(exist_ok=True)
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "machine": platform.platform(), "cpus": os.cpu_count(), "renderer": renderer,
@@ -220,9 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     name = "gui_fps" if args.game == "tilted" else f"gui_fps_{args.game}"
     (RESULTS / f"{name}.json").write_text(json.dumps({"meta": meta, "figures": figures},
                                                      indent=2) + "\n")
-    lines = ["| shadow map | median fps | CPU ms per frame | physics s per wall s | "
-             "most behind (s) |", "|---|---|---|---|---|"]
+    lines = ["| shadow map | median fps | CPU ms per frame | view CPU ms per frame | "
+             "physics CPU ms per step | physics s per wall s | most behind (s) |",
+             "|---|---|---|---|---|---|---|"]
     lines += [f"| {s}x{s} | {f['median_fps']:.1f} | {f['median_cpu_ms_per_frame']:.1f} | "
+              f"{f['median_view_cpu_ms_per_frame']:.1f} | "
+              f"{f['median_physics_cpu_ms_per_step']:.2f} | "
               f"{f['physics_over_wall']:.3f} | {f['max_behind_s']:.3f} |"
               for s, f in figures.items()]
     what = {"tilted": "Full beam", "tower": "Four towers"}[args.game]
