@@ -9,16 +9,19 @@ dropping its last piece 30 mm above its tower.  Each frame
 runs the turn's physics with the World's fixed time step, paced by an owed-time
 accumulator (the steps the wall time since the last frame owes, at most
 ``--budget`` per frame; owed time beyond the budget is dropped and counted as
-*behind*), syncs the poses to the view and draws the frame.  When the turn ends a
+*behind*), syncs the poses to the view, writes the HUD's seat lines and prompt
+(as the window does every frame) and draws the frame.  When the turn ends a
 fresh copy of the staged game starts it again, so pieces keep moving.
 
 Reported per shadow-map size, over ``--runs`` runs of ``--seconds`` s each: the
 median frames per second, the process's CPU time per frame (every thread, Mesa's
-rasteriser threads included; the X server's is not), and whether physics kept
-real time (simulated time against wall time, and the simulated seconds dropped
-behind the clock).  The load average at the start is printed and saved: on a
-shared machine the frame rate follows the CPU left to the benchmark.  Needs a
-display: run under Xvfb with Mesa's software OpenGL, e.g.
+rasteriser threads included; the X server's is not), split into the view's part
+(syncing the poses, the HUD's text and drawing: per frame) and the physics' part (per step, as the
+steps per frame follow the frame rate), and whether physics kept real time
+(simulated time against wall time, and the simulated seconds dropped behind the
+clock).  The load average at the start is printed and saved: on a shared machine
+the frame rate follows the CPU left to the benchmark, while the CPU times change
+less.  Needs a display: run under Xvfb with Mesa's software OpenGL, e.g.
 
     xvfb-run -s "-screen 0 1280x800x24" python -m benchmarks.gui_fps
 
@@ -123,7 +126,17 @@ def open_window(size: tuple[int, int]):
     return base
 
 
-def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -> dict:
+def show_hud(widgets, state) -> None:
+    """The HUD's seat lines and prompt for ``state``, as the window writes them."""
+    from balance3d.gui.games import game_text
+
+    text = game_text(state.name)
+    widgets.show_hud(state.name, [text.seat_line(state, s) for s in range(len(state.players))],
+                     text.prompt(state), [], [])
+
+
+def one_run(base, widgets, staged, drop, shadow_size: int, seconds: float,
+            budget: int) -> dict:
     """Frames for ``seconds`` of wall time with the turn's physics running."""
     from balance3d.gui.view.table import TableView
 
@@ -133,7 +146,7 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
     step = state.world.settings.time_step
     turn = state.begin(drop)
     frames = moving = steps_run = restarts = 0
-    owed = behind = paused = 0.0
+    owed = behind = paused = physics_cpu = view_cpu = 0.0
     start = last = time.perf_counter()
     cpu_start = time.process_time()
     while True:
@@ -155,11 +168,17 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
         owed -= due * step
         run = min(due, budget)
         behind += (due - run) * step
+        tick = time.process_time()
         turn.advance(run)
+        poses = turn.poses()
+        tock = time.process_time()
+        view.set_poses(poses)
+        show_hud(widgets, state)
+        base.graphicsEngine.renderFrame()
+        physics_cpu += tock - tick
+        view_cpu += time.process_time() - tock
         steps_run += run
         moving += run > 0
-        view.set_poses(turn.poses())
-        base.graphicsEngine.renderFrame()
         frames += 1
     wall = time.perf_counter() - start - paused
     cpu = time.process_time() - cpu_start
@@ -168,7 +187,9 @@ def one_run(base, staged, drop, shadow_size: int, seconds: float, budget: int) -
     view.destroy()
     return {"fps": frames / wall, "frames": frames, "frames_with_physics": moving,
             "wall_s": wall, "simulated_s": steps_run * step, "behind_s": behind,
-            "turns_restarted": restarts, "cpu_ms_per_frame": 1000.0 * cpu / max(frames, 1)}
+            "turns_restarted": restarts, "cpu_ms_per_frame": 1000.0 * cpu / max(frames, 1),
+            "view_cpu_ms_per_frame": 1000.0 * view_cpu / max(frames, 1),
+            "physics_cpu_ms_per_step": 1000.0 * physics_cpu / max(steps_run, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,32 +212,41 @@ def main(argv: list[str] | None = None) -> int:
     base = open_window((WIDTH, HEIGHT))
     gsg = base.win.getGsg()
     renderer = f"{gsg.getDriverVendor()} {gsg.getDriverRenderer()} {gsg.getDriverVersion()}"
+    from balance3d.gui.widgets import Widgets
+
+    widgets = Widgets(base, lambda action: None)
     figures = {}
     with measuring(one_core=False) as facts:
         print(f"renderer: {renderer}; load average {facts['load_average_before']} on "
               f"{os.cpu_count()} CPUs; window {base.win.getXSize()}x{base.win.getYSize()}; "
               f"{pieces} pieces on the table; drop {drop}")
         for size in args.shadow_sizes:
-            runs = [one_run(base, staged, drop, size, args.seconds, args.budget)
+            runs = [one_run(base, widgets, staged, drop, size, args.seconds, args.budget)
                     for _ in range(args.runs)]
             fps = statistics.median(r["fps"] for r in runs)
             ratio = sum(r["simulated_s"] for r in runs) / sum(r["wall_s"] for r in runs)
             behind = max(r["behind_s"] for r in runs)
             cpu = statistics.median(r["cpu_ms_per_frame"] for r in runs)
+            view_cpu = statistics.median(r["view_cpu_ms_per_frame"] for r in runs)
+            step_cpu = statistics.median(r["physics_cpu_ms_per_step"] for r in runs)
             figures[size] = {"median_fps": fps, "physics_over_wall": ratio,
                              "max_behind_s": behind, "median_cpu_ms_per_frame": cpu,
-                             "runs": runs}
+                             "median_view_cpu_ms_per_frame": view_cpu,
+                             "median_physics_cpu_ms_per_step": step_cpu, "runs": runs}
             each = ", ".join(f"{r['fps']:.1f}" for r in runs)
             print(f"shadow map {size}x{size}: median {fps:.1f} fps over {args.runs} runs "
-                  f"({each}); {cpu:.1f} ms of CPU per frame (all threads); physics "
-                  f"{ratio:.3f} s per wall s, at most {behind:.3f} s behind the clock")
+                  f"({each}); {cpu:.1f} ms of CPU per frame (all threads), of which the "
+                  f"view {view_cpu:.1f} ms, and {step_cpu:.2f} ms per physics step; "
+                  f"physics {ratio:.3f} s per wall s, at most {behind:.3f} s behind the clock")
     meta = {"renderer": renderer, "window": [WIDTH, HEIGHT],
             "budget_steps_per_frame": args.budget, "seconds_per_run": args.seconds,
             "game": args.game, "pieces": pieces + 1}
     table = markdown_table(
-        ["shadow map", "median fps", "CPU ms per frame", "physics s per wall s",
-         "most behind (s)"],
+        ["shadow map", "median fps", "CPU ms per frame", "view CPU ms per frame",
+         "physics CPU ms per step", "physics s per wall s", "most behind (s)"],
         [[f"{s}x{s}", f"{f['median_fps']:.1f}", f"{f['median_cpu_ms_per_frame']:.1f}",
+          f"{f['median_view_cpu_ms_per_frame']:.1f}",
+          f"{f['median_physics_cpu_ms_per_step']:.2f}",
           f"{f['physics_over_wall']:.3f}", f"{f['max_behind_s']:.3f}"]
          for s, f in figures.items()])
     what = {"tilted": "Full beam", "tower": "Four towers"}[args.game]

@@ -75,6 +75,10 @@ class Overlays:
         path.setDepthWrite(False)
         return unlit(path)
 
+    def find(self, name: str) -> NodePath | None:
+        """Layer ``name`` with its contents (None when there is none)."""
+        return self._layers.get(name)
+
     def clear(self, name: str) -> None:
         """Remove layer ``name`` if there is one."""
         old = self._layers.pop(name, None)

@@ -4,7 +4,14 @@ One node per body or piece name, placed at its *body-frame* pose (the frame
 :meth:`balance3d.physics.World.pose` reports and a tray slot gives): a piece keeps
 its node when it moves from a tray into the World.  Call :meth:`TableView.rebuild`
 after every finished action (pieces changed place, bodies came or went) and
-:meth:`TableView.set_poses` every frame while a turn runs.
+:meth:`TableView.set_poses` every frame while a turn runs: it moves only the nodes
+whose pose changed since they were last placed (a still tower costs no transform
+updates, and Panda3D keeps its cached bounds).
+
+The ground (the table) is drawn after every other opaque body: software OpenGL
+shades every pixel it draws, and drawn last the table's pixels hidden under the
+mats, bases and pieces fail the depth test before they are shaded.  The picture is
+the same (the marks float :data:`~balance3d.gui.view.marks.MARK_LIFT` above it).
 
 A game's :class:`~balance3d.gui.games.GameTable` draws on the view through
 :meth:`TableView.node` (a body's node: marks parented to it move with it),
@@ -19,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from panda3d.core import Filename, NodePath, Point2, Point3
+from panda3d.core import CullBinEnums, CullBinManager, Filename, NodePath, Point2, Point3
 from scipy.spatial.transform import Rotation
 
 from balance3d.games.base import State
@@ -30,6 +37,7 @@ from balance3d.gui.view.lights import SHADOW_MASK, SHADOW_SIZE, add_lights
 from balance3d.gui.view.marks import place
 from balance3d.gui.view.meshes import part_node
 from balance3d.gui.view.overlays import Overlays
+from balance3d.gui.view.poses import pose_key
 from balance3d.gui.view.shading import lit_shader
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
@@ -41,6 +49,17 @@ if TYPE_CHECKING:
 GROUND_TOLERANCE = 0.001
 #: RGBA behind the table.
 BACKGROUND = (0.16, 0.17, 0.19, 1.0)
+#: Cull bin of the ground bodies and its draw order: after Panda3D's "opaque" bin
+#: (20), before "transparent" (30, the ghost).
+GROUND_BIN, GROUND_BIN_SORT = "ground", 25
+
+
+def ground_bin() -> str:
+    """The name of the cull bin drawn after the opaque bodies (made once)."""
+    bins = CullBinManager.getGlobalPtr()
+    if bins.findBin(GROUND_BIN) < 0:
+        bins.addBin(GROUND_BIN, CullBinEnums.BT_unsorted, GROUND_BIN_SORT)
+    return GROUND_BIN
 
 
 def ground_bodies(world: World) -> list[str]:
@@ -76,6 +95,7 @@ class TableView:
         self.overlays = Overlays(self.root, SHADOW_MASK)
         self._bodies = self.root.attachNewNode("bodies")
         self._nodes: dict[str, NodePath] = {}
+        self._placed: dict[str, tuple[float, ...]] = {}
         self.decor = self.root.attachNewNode("decor")
         self.state = state
         base.setBackgroundColor(*BACKGROUND)
@@ -92,11 +112,13 @@ class TableView:
         self._bodies = self.root.attachNewNode("bodies")
         self.decor = self.root.attachNewNode("decor")
         self._nodes = {}
+        self._placed = {}
         world = state.world
         for name in world.names:
             self._add(name, world.part(name), *world.pose(name))
         for name in ground_bodies(world):
             self._nodes[name].hide(SHADOW_MASK)
+            self._nodes[name].setBin(ground_bin(), 0)
         for tray in self.table.trays(state):
             for piece, (pos, quat) in zip(tray.pieces, tray.slots):
                 self._add(piece, self.table.piece_part(state, piece), pos, quat)
@@ -112,19 +134,25 @@ class TableView:
         path.setTag("piece", name)
         place(path, position, quat)
         self._nodes[name] = path
+        self._placed[name] = pose_key(position, quat)
         return path
 
     def set_poses(self, poses: Mapping[str, tuple]) -> None:
-        """Move each named node to its ``(position (3,) m, quaternion xyzw)``; a
-        name without a node yet (a piece just dropped into the World) gets one."""
+        """Move each named node to its ``(position (3,) m, quaternion xyzw)`` when
+        that differs from where it was last placed; a name without a node yet (a
+        piece just dropped into the World) gets one.  Then the game's table updates
+        its marks."""
         for name, (pos, quat) in poses.items():
+            key = pose_key(pos, quat)
             path = self._nodes.get(name)
             if path is None:
                 world = self.state.world
                 part = world.part(name) if name in world.names \
                     else self.table.piece_part(self.state, name)
-                path = self._add(name, part, pos, quat)
-            place(path, pos, quat)
+                self._add(name, part, pos, quat)
+            elif self._placed.get(name) != key:
+                place(path, pos, quat)
+                self._placed[name] = key
         self.table.update(self, self.state, self.designer)
 
     def set_designer(self, on: bool) -> None:
@@ -185,6 +213,10 @@ class TableView:
         """An empty node ``name`` for a game's own overlays (emptied on each call):
         unlit, casting no shadow, drawn over the bodies."""
         return self.overlays.layer(name)
+
+    def find_overlay(self, name: str) -> NodePath | None:
+        """The game's overlay ``name`` as it is (None when there is none)."""
+        return self.overlays.find(name)
 
     def clear_overlay(self, name: str) -> None:
         """Remove the game's overlay ``name`` (nothing when there is none)."""

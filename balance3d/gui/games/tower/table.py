@@ -3,6 +3,11 @@ roll and the drawn card beside the current player's base, a marker on their towe
 top, and the designer's centres of mass (:data:`TABLE`, a
 :class:`~balance3d.gui.games.GameTable`).
 
+The view asks for these every frame while bodies move: the roll's text is rebuilt
+only when it changes, and the marker is worked out again only when the phase, the
+current seat or its tower's pieces or poses changed (:func:`marker_key`), so a
+still table costs no game queries per frame.
+
 Seat ``s`` builds on the scene's body ``base_s``; its tray is a mat on the table in
 front of that base (towards -y, the camera's side), its unplayed pieces lying flat
 in rows in the order the state lists them.  Pieces that left the game lie on a mat
@@ -22,6 +27,7 @@ from balance3d.games.tower.physics import centre_of_mass
 from balance3d.games.tower.rules import LOGO, piece_key, piece_part
 from balance3d.games.tower.state import TowerState
 from balance3d.gui.games import CameraPreset, Colour, Tray
+from balance3d.gui.games.tower.figures import tower_key
 from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
 from balance3d.meshes.part import Part
 
@@ -66,6 +72,8 @@ MARKER_RADIUS, COM_RADIUS = 0.006, 0.005
 #: Names of the view's overlays: the marker on the tower's top, the designer's; of
 #: the node (under the view's decor) with the dice and card lines.
 MARKER_LAYER, COM_LAYER, ROLL_NODE = "tower:marker", "tower:com", "tower:roll"
+#: Python tag on the marker's layer: the :func:`marker_key` it was placed for.
+MARKER_KEY = "tower:marker-key"
 
 
 def seat_colour(seat: int) -> Colour:
@@ -179,6 +187,36 @@ def top_marker(state: TowerState) -> tuple[float, float, float] | None:
     return x, y, float(region["top_z"]) + MARKER_RADIUS
 
 
+def marker_key(state: TowerState) -> tuple:
+    """Everything :func:`top_marker` reads, as one comparable value: the state and
+    its World, the phase, the current seat and its tower (:func:`tower_key`)."""
+    seat = state.current_player
+    return (id(state), id(state.world), str(state.phase), seat,
+            None if seat is None else tower_key(state, seat))
+
+
+def show_top_marker(view: TableView, state: TowerState) -> None:
+    """The marker at :func:`top_marker` (none when that is None), in the view's
+    overlay :data:`MARKER_LAYER`; worked out again only when :func:`marker_key`
+    changed since the view last showed it."""
+    key = marker_key(state)
+    layer = view.find_overlay(MARKER_LAYER)
+    if layer is None:
+        layer = view.overlay(MARKER_LAYER)
+    elif layer.getPythonTag(MARKER_KEY) == key:
+        return
+    layer.setPythonTag(MARKER_KEY, key)
+    point = top_marker(state)
+    marker = layer.find("marker")
+    if point is None:
+        if not marker.isEmpty():
+            marker.removeNode()
+        return
+    if marker.isEmpty():
+        marker = solid(layer, "marker", marker_mesh(MARKER_RADIUS), MARKER_COLOUR)
+    marker.setPos(*point)
+
+
 def roll_line(state: TowerState) -> tuple[int | None, str]:
     """The seat that rolled last and what the table shows in front of its base: the
     dice, then the card drawn since the roll (no seat and no text before any roll)."""
@@ -270,12 +308,7 @@ class TowerTable:
         asked for; the designer's centre of mass of each tower, green over its base,
         red outside it, with a line down to the base's top."""
         show_roll(view, state)
-        point = top_marker(state)
-        if point is None:
-            view.clear_overlay(MARKER_LAYER)
-        else:
-            solid(view.overlay(MARKER_LAYER), "marker", marker_mesh(MARKER_RADIUS),
-                  MARKER_COLOUR).setPos(*point)
+        show_top_marker(view, state)
         view.clear_overlay(COM_LAYER)
         if not designer:
             return

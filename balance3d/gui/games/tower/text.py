@@ -1,11 +1,13 @@
 """What the window says about Tower: seat lines, prompts, decision labels and
 verdicts (no Panda3D).  Every number shown is read from the state or the verdict,
-never worked out here; heights are shown in mm."""
+never worked out here (the seat lines' tower figures through :mod:`.figures`, which
+asks the game again only for what moved); heights are shown in mm."""
 from __future__ import annotations
 
 from balance3d.games.base import Action, Choose, State, Verdict, action_to_dict
 from balance3d.games.tower.rules import LOGO, Phase, piece_part
 from balance3d.games.tower.verdicts import TowerChoiceVerdict, TowerDropVerdict
+from balance3d.gui.games.tower.figures import tower_figures
 from balance3d.record import describe_action
 
 #: mm per m, for the heights shown.
@@ -30,10 +32,11 @@ class TowerText:
         1 vertical``, then ``out``, turns to lose and a pending "vertical" card."""
         hand = state.hand(seat)
         logos = sum(state.rules.shape(piece_part(p)) == LOGO for p in hand)
+        height, vertical = tower_figures(state, seat)
         line = (f"{state.players[seat].name}  {_count(len(hand), 'piece')} left "
                 f"({_count(len(hand) - logos, 'letter')}, {_count(logos, 'logo')})  "
-                f"tower {_mm(state.heights[seat])}, {_count(len(state.tower(seat)), 'piece')}, "
-                f"{state.vertical_pieces(seat)} vertical")
+                f"tower {_mm(height)}, {_count(len(state.tower(seat)), 'piece')}, "
+                f"{vertical} vertical")
         if seat in state.out:
             line += "  out"
         if state.skips[seat]:
