@@ -8,12 +8,20 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import socket
+import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Iterator
 
 from balance3d.tune.worker import RunError, run_task
 
 ENGINES = ("local", "ray")
+#: s, longest wait for a Ray cluster named by ``--address`` to answer: the TCP connect
+#: of the first check, and each of Ray's own GCS connect timeouts.
+JOIN_TIMEOUT_S = 10.0
+#: Attempts Ray makes to reach the cluster's GCS when joining it (Ray's default: 20,
+#: each up to its connect timeouts, which made a wrong address wait for minutes).
+JOIN_ATTEMPTS = 1
 
 
 class EngineError(RuntimeError):
@@ -47,12 +55,42 @@ def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _bound_join() -> None:
+    """Bound the wait of Ray's GCS client for a cluster joined by address, through
+    Ray's environment settings (a value the user set is kept).  The connect timeouts
+    are read when Ray is imported, so they apply when this process has not imported
+    it yet; the attempts are read at each join."""
+    seconds = str(int(JOIN_TIMEOUT_S))
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(JOIN_ATTEMPTS))
+    if "ray" not in sys.modules:
+        os.environ.setdefault("RAY_gcs_rpc_server_connect_timeout_s", seconds)
+        os.environ.setdefault("RAY_py_gcs_connect_timeout_s", seconds)
+
+
+def check_address(address: str) -> None:
+    """:class:`EngineError` naming ``address`` unless something accepts a TCP
+    connection there within :data:`JOIN_TIMEOUT_S` (``host:port`` or
+    ``ray://host:port``; other forms, such as ``auto``, are left to Ray)."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), JOIN_TIMEOUT_S).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise EngineError(f"cannot join Ray at {address}: no answer within "
+                          f"{JOIN_TIMEOUT_S:g} s ({reason})") from None
+
+
 def run_ray(tasks: list[dict[str, Any]], workers: int | None,
             address: str | None) -> Iterator[dict[str, Any]]:
     """Run ``tasks`` as Ray tasks of one CPU each, on the cluster at ``address`` or,
     without one, on a Ray instance started here (or the one this process already
     joined).  At most ``workers`` tasks are in flight (default twice the cluster's
     CPUs)."""
+    if address:
+        check_address(address)
+        _bound_join()
     try:
         import ray
     except ImportError:
