@@ -16,6 +16,9 @@ from typing import Any, Iterator
 from balance3d.tune.worker import RunError, run_task
 
 ENGINES = ("local", "ray")
+#: Modules the local workers' fork server imports once, before it forks them (no
+#: pybullet client is connected at import).
+PRELOAD = ("balance3d.tune.worker",)
 #: s, longest wait for a Ray cluster named by ``--address`` to answer: the TCP connect
 #: of the first check, and each of Ray's own GCS connect timeouts.
 JOIN_TIMEOUT_S = 10.0
@@ -39,11 +42,23 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def pool_context() -> multiprocessing.context.BaseContext:
+    """How the local workers start: ``forkserver`` where the system has it, with
+    :data:`PRELOAD` imported once in the server (each worker is a fork of it that
+    connects its own pybullet client), else ``spawn`` (each worker imports afresh).
+    Never a fork of this process: pybullet clients do not survive a fork."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(PRELOAD))
+    return context
+
+
 def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict[str, Any]]:
-    """Run ``tasks`` on a pool of ``workers`` processes (default every core), started
-    with ``spawn``: pybullet clients do not survive a fork."""
+    """Run ``tasks`` on a pool of ``workers`` processes (default every core) started
+    by :func:`pool_context`."""
     count = max(1, min(workers or default_workers(), len(tasks)))
-    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"),
+    pool = ProcessPoolExecutor(count, mp_context=pool_context(),
                                initializer=_ignore_interrupts)
     try:
         pending = {pool.submit(run_task, task) for task in tasks}
