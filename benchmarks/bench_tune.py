@@ -53,6 +53,18 @@ def load() -> list[float]:
     return [round(v, 2) for v in os.getloadavg()]
 
 
+def cpu_ticks() -> tuple[int, int] | None:
+    """The machine's busy and total clock ticks over every CPU since boot (from
+    ``/proc/stat``: busy is all but idle and I/O wait), or None where there is no
+    such file."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            ticks = [int(v) for v in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
 def pool_start(workers: int) -> float:
     """s, from asking for a local pool of ``workers`` processes (started as a sweep's
     are) until every one of them has started and answered one task."""
@@ -66,14 +78,19 @@ def pool_start(workers: int) -> float:
 
 def timed_run(sweep: Sweep, **engine: Any) -> tuple[Any, dict[str, Any]]:
     """Run ``sweep`` on ``engine`` (run_sweep's keywords): its rows, and its wall
-    time (s), runs per second and the load average before and after."""
-    before = load()
+    time (s), runs per second, the load average before and after and how busy the
+    machine's CPUs were meanwhile (%, every process counted, this run's included)."""
+    before, ticks = load(), cpu_ticks()
     started = time.perf_counter()
     rows = run_sweep(sweep, progress=False, **engine)
     wall = time.perf_counter() - started
+    after = cpu_ticks()
+    busy = (round(100.0 * (after[0] - ticks[0]) / max(1, after[1] - ticks[1]), 1)
+            if ticks and after else None)
     return rows, {"runs": len(rows), "wall_s": round(wall, 3),
                   "runs_per_s": round(len(rows) / wall, 2),
-                  "load_average_before": before, "load_average_after": load()}
+                  "load_average_before": before, "load_average_after": load(),
+                  "machine_busy_pct": busy}
 
 
 def ray_run(sweep: Sweep, cpus: int) -> tuple[Any, dict[str, Any]] | None:

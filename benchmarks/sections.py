@@ -60,7 +60,7 @@ class Budget:
 
 #: The full run.
 FULL = Budget(repeats=5, seconds=10.0, min_wall=0.25, moves=200, seeds=(0, 1, 2),
-              tune_repetitions=40)
+              tune_repetitions=80)
 #: A short run (``--quick``): a few minutes on an idle 2-core machine.
 QUICK = Budget(repeats=1, seconds=1.0, min_wall=0.05, moves=20, seeds=(0,),
                tune_repetitions=3)
@@ -170,9 +170,12 @@ def run_games(budget: Budget) -> tuple[list[dict], dict]:
 
 
 def _loads(figures: dict[str, Any]) -> str:
-    """"A to B": the 1-minute load average before and after one tune run."""
+    """"A to B, CPUs C % busy": the 1-minute load average before and after one tune
+    run, and the machine's CPU use meanwhile."""
+    busy = figures.get("machine_busy_pct")
     return (f"{figures['load_average_before'][0]:g} to "
-            f"{figures['load_average_after'][0]:g}")
+            f"{figures['load_average_after'][0]:g}"
+            + (f", CPUs {busy:.0f} % busy" if busy is not None else ""))
 
 
 def run_tune(budget: Budget) -> tuple[list[dict], dict]:
