@@ -93,8 +93,8 @@ def check_address(address: str) -> None:
         socket.create_connection((host.strip("[]"), int(port)), JOIN_TIMEOUT_S).close()
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise EngineError(f"cannot join Ray at {address}: no answer within "
-                          f"{JOIN_TIMEOUT_S:g} s ({reason})") from None
+        raise EngineError(f"cannot join Ray at {address}: no connection ({reason}; "
+                          f"waited at most {JOIN_TIMEOUT_S:g} s)") from None
 
 
 def run_ray(tasks: list[dict[str, Any]], workers: int | None,
