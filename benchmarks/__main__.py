@@ -61,6 +61,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="seeds of the whole planner games")
     parser.add_argument("--tune-repetitions", type=_positive(int),
                         help="repetitions of the tune sweep (12 runs each)")
+    parser.add_argument("--tune-pairs", type=_positive(int),
+                        help="times the tune sweep runs with 1 worker then 2 (median kept)")
     return parser.parse_args(argv)
 
 
@@ -71,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         k: v for k, v in (("repeats", args.repeats), ("seconds", args.seconds),
                           ("min_wall", args.min_wall), ("moves", args.moves),
                           ("seeds", tuple(args.seeds) if args.seeds else None),
-                          ("tune_repetitions", args.tune_repetitions))
+                          ("tune_repetitions", args.tune_repetitions),
+                          ("tune_pairs", args.tune_pairs))
         if v is not None})
     chosen = [s for s in SECTIONS if args.only is None or s.name in args.only]
     summary_path = args.out / "summary.json"
