@@ -4,10 +4,10 @@ README's table.
 From the root of a checkout (the ``benchmarks`` folder is not part of the
 installed package)::
 
-    python -m benchmarks [--quick] [--only world|judge|games ...] [--no-readme]
+    python -m benchmarks [--quick] [--only world|judge|games|tune ...] [--no-readme]
 
-Each section (:mod:`benchmarks.sections`) runs pinned to one core, with the load
-average printed before and after it.  Writes ``benchmarks/results/summary.json`` and
+Each section (:mod:`benchmarks.sections`) but ``tune`` runs pinned to one core, with
+the load average printed before and after it.  Writes ``benchmarks/results/summary.json`` and
 ``summary.md`` (the sections run now replace theirs; the others stay) and rewrites
 the README's table between its ``<!-- bench:begin -->`` and ``<!-- bench:end -->``
 markers.
@@ -59,6 +59,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--moves", type=_positive(int), help="judged moves timed per game")
     parser.add_argument("--seeds", type=int, nargs="+",
                         help="seeds of the whole planner games")
+    parser.add_argument("--tune-repetitions", type=_positive(int),
+                        help="repetitions of the tune sweep (12 runs each)")
+    parser.add_argument("--tune-pairs", type=_positive(int),
+                        help="times the tune sweep runs with 1 worker then 2 (median kept)")
     return parser.parse_args(argv)
 
 
@@ -68,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     budget = dataclasses.replace(budget, **{
         k: v for k, v in (("repeats", args.repeats), ("seconds", args.seconds),
                           ("min_wall", args.min_wall), ("moves", args.moves),
-                          ("seeds", tuple(args.seeds) if args.seeds else None))
+                          ("seeds", tuple(args.seeds) if args.seeds else None),
+                          ("tune_repetitions", args.tune_repetitions),
+                          ("tune_pairs", args.tune_pairs))
         if v is not None})
     chosen = [s for s in SECTIONS if args.only is None or s.name in args.only]
     summary_path = args.out / "summary.json"

@@ -13,6 +13,10 @@ for the summary table (measure, result, target, met) beside its figures:
 * ``games``: per game, whole games of planner bots (Tilted and Tower with 4 players,
   all 96 Tower pieces dealt; Tri-Ba-Lance with 3): wall time, turns, moves and the
   CPU time.
+* ``tune``: runs per second of one fixed sweep of Tilted's drops with one worker and
+  with every core, the parallel efficiency (one worker's wall time over twice two
+  workers'), the local pool's start-up, and the same sweep on a local Ray instance
+  (:mod:`benchmarks.bench_tune`).  It uses every core, so it is not pinned.
 
 The targets hold the wall time; the process's CPU time is given beside it because
 on a shared machine the wall time grows with the load and the CPU time much less.
@@ -27,6 +31,7 @@ from typing import Any, Callable
 
 from balance3d.games import game_names, get_game
 from benchmarks import targets
+from benchmarks.bench_tune import measure_tune
 from benchmarks.bench_world import COLUMN_NAME, DRIFT_SECONDS, measure_scenes
 from benchmarks.play import against_random, play
 from benchmarks.results_io import spread
@@ -42,6 +47,9 @@ class Budget:
     repeats : runs per World figure (median).  seconds : simulated s per World run
     (at least).  min_wall : wall-clock s per World run (at least).  moves : judged
     moves timed per game.  seeds : seeds of the whole planner games, per game.
+    tune_repetitions : repetitions of the tune section's sweep (12 runs each).
+    tune_pairs : times the tune sweep is run with 1 worker then with 2 (the median
+    efficiency kept).
     """
 
     repeats: int
@@ -49,12 +57,16 @@ class Budget:
     min_wall: float
     moves: int
     seeds: tuple[int, ...]
+    tune_repetitions: int
+    tune_pairs: int
 
 
 #: The full run.
-FULL = Budget(repeats=5, seconds=10.0, min_wall=0.25, moves=200, seeds=(0, 1, 2))
+FULL = Budget(repeats=5, seconds=10.0, min_wall=0.25, moves=200, seeds=(0, 1, 2),
+              tune_repetitions=80, tune_pairs=3)
 #: A short run (``--quick``): a few minutes on an idle 2-core machine.
-QUICK = Budget(repeats=1, seconds=1.0, min_wall=0.05, moves=20, seeds=(0,))
+QUICK = Budget(repeats=1, seconds=1.0, min_wall=0.05, moves=20, seeds=(0,),
+               tune_repetitions=3, tune_pairs=1)
 
 
 def row(measure_text: str, result: str, target: str, met: bool | None) -> dict[str, Any]:
@@ -160,6 +172,54 @@ def run_games(budget: Budget) -> tuple[list[dict], dict]:
     return rows, figures
 
 
+def _loads(figures: dict[str, Any]) -> str:
+    """"A to B, CPUs C % busy": the 1-minute load average before and after one tune
+    run, and the machine's CPU use meanwhile."""
+    busy = figures.get("machine_busy_pct")
+    return (f"{figures['load_average_before'][0]:g} to "
+            f"{figures['load_average_after'][0]:g}"
+            + (f", CPUs {busy:.0f} % busy" if busy is not None else ""))
+
+
+def run_tune(budget: Budget) -> tuple[list[dict], dict]:
+    """Tune throughput with one worker, every core and Ray; the parallel efficiency."""
+    f = measure_tune(budget.tune_repetitions, budget.tune_pairs)
+    one, two, every = f["one_worker"], f["two_workers"], f["all_cores"]
+    what = f"Tilted drops sweep, {one['runs']} runs"
+    pairs = f"median of {plural(len(f['pairs']), 'pair')}: " + ", ".join(
+        f"{p['efficiency']:.0%}" for p in f["pairs"])
+    same = "same rows" if f["same_rows"] else "NOT the same rows"
+    rows = [
+        row(f"Tune: {what}, 1 worker (the median efficiency's pair)",
+            f"{one['runs_per_s']:.1f} runs/s ({one['wall_s']:.1f} s; load average "
+            f"{_loads(one)})",
+            "", None),
+        row(f"Tune: {what}, every core ({f['cores']} workers)",
+            f"{every['runs_per_s']:.1f} runs/s ({every['wall_s']:.1f} s; load average "
+            f"{_loads(every)}); "
+            f"{same} as 1 worker", "", None),
+        row(f"Tune: parallel efficiency, 1 worker's wall time over twice 2 workers' ({what})",
+            f"{f['efficiency']:.0%} ({pairs}; its pair {one['wall_s']:.1f} s / 2 x "
+            f"{two['wall_s']:.1f} s, load average {_loads(one)}, then {_loads(two)})",
+            f">= {targets.TUNE_EFFICIENCY:.0%}",
+            f["efficiency"] >= targets.TUNE_EFFICIENCY and f["same_rows"]),
+        row("Tune: local pool start-up (workers started and answering once)",
+            f"{f['first_pool_start_s']:.2f} s for the first pool of a process (fork "
+            f"server started, its imports once); then "
+            + ", ".join(f"{plural(int(n), 'worker')} {s:.2f} s"
+                        for n, s in f["pool_start_s"].items()), "", None)]
+    ray = f["ray"]
+    rows.append(row(
+        f"Tune: {what} on a local Ray instance ({ray['cpus']} CPUs)" if ray else
+        f"Tune: {what} on Ray",
+        f"{ray['runs_per_s']:.1f} runs/s ({ray['wall_s']:.1f} s; load average "
+        f"{_loads(ray)}); start-up "
+        f"{ray['start_s']:.1f} s apart; "
+        f"{'same rows' if ray['same_rows'] else 'NOT the same rows'} as the local pool"
+        if ray else "not measured: Ray is not installed (balance3d[ray])", "", None))
+    return rows, f
+
+
 @dataclass(frozen=True)
 class Section:
     """One part of the summary: ``run(budget)`` returns its table rows and its
@@ -179,4 +239,5 @@ SECTIONS = (
             ("repeats", "seconds", "min_wall")),
     Section("judge", "Judged moves", True, run_judge, ("moves",)),
     Section("games", "Whole planner games", True, run_games, ("seeds",)),
+    Section("tune", "Tune throughput", False, run_tune, ("tune_repetitions", "tune_pairs")),
 )

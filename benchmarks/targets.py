@@ -18,3 +18,6 @@ JUDGE_S = {"tilted": 0.15, "tribalance": 0.15, "tower": 0.3}
 PLANNER_GAME = {"tilted": (4, 60.0), "tribalance": (3, 60.0), "tower": (4, 120.0)}
 #: Least share of seeded games the planner wins against the random bot, per game.
 PLANNER_WIN_RATE = {"tilted": 0.75, "tribalance": 0.8, "tower": 0.7}
+#: Least parallel efficiency of a tune sweep on 2 cores: the wall time with one worker
+#: over twice the wall time with two (a fraction).
+TUNE_EFFICIENCY = 0.90

@@ -116,3 +116,31 @@ def test_an_unknown_section_is_refused_naming_the_known_ones(capsys):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "nonsense" in err and "world" in err and "judge" in err and "games" in err
+
+
+def test_only_tune_with_one_repetition_measures_every_engine_on_the_same_rows(tmp_path):
+    """The tune section runs one small sweep with 1 and 2 workers and on a local Ray
+    instance: every engine gives the same rows, and the efficiency is the 1-worker
+    wall time over twice the 2-worker one."""
+    readme, out = _readme(tmp_path), tmp_path / "results"
+    assert main(["--only", "tune", "--tune-repetitions", "1", "--tune-pairs", "2",
+                 "--out", str(out), "--readme", str(readme)]) == 0
+    entry = json.loads((out / "summary.json").read_text(encoding="utf-8"))["sections"]["tune"]
+    facts, figures = entry["facts"], entry["figures"]
+    assert facts["budget"] == {"tune_repetitions": 1, "tune_pairs": 2}
+    assert facts["pinned_cpu"] is None
+    runs = 2 * 3 * 2  # densities x blocks x sections, one repetition
+    for key in ("one_worker", "two_workers", "all_cores", "ray"):
+        run = figures[key]
+        assert run["runs"] == runs and len(run["load_average_before"]) == 3
+        assert run["runs_per_s"] == pytest.approx(runs / run["wall_s"], rel=0.01)
+    assert figures["same_rows"] is True and figures["ray"]["same_rows"] is True
+    assert figures["ray"]["cpus"] == os.cpu_count() and figures["ray"]["start_s"] > 0
+    assert figures["efficiency"] == pytest.approx(
+        figures["one_worker"]["wall_s"] / (2 * figures["two_workers"]["wall_s"]), abs=1e-3)
+    # of two pairs, the lower efficiency is the median kept
+    assert len(figures["pairs"]) == 2
+    assert figures["efficiency"] == min(p["efficiency"] for p in figures["pairs"])
+    assert [r["target"] for r in entry["rows"]].count(">= 90%") == 1
+    text = readme.read_text(encoding="utf-8")
+    assert "parallel efficiency" in text and "`tune`" in text

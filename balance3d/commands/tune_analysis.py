@@ -11,7 +11,8 @@ chosen with ``--case KEY=VALUE``) gives the target outcome: it runs ``--points``
 values across [LO, HI], ``--repetitions`` runs each, fits the outcome against the
 parameter by maximum likelihood (logistic for a rate, a line or parabola for a
 mean), solves the fit for the target with its 95% interval (delta method), and
-checks the answer with ``--check`` more runs at the value found.
+checks the answer with ``--check`` more runs at the value found.  With ``--engine
+ray [--address ADDR]`` the runs go to a Ray cluster, as for ``tune run``.
 """
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ FIT_EXAMPLES = """\
 examples:
   balance3d tune fit scenes/sweeps/block-density.toml \\
       --param materials.block_wood.density --within 300 1500 \\
-      --outcome tipped --target 0.5 --case block=2 --case section=2 --out runs/fit"""
+      --outcome tipped --target 0.5 --case block=2 --case section=2 --out runs/fit
+  balance3d tune fit my-sweep.toml --param materials.block_wood.density \\
+      --within 300 1500 --outcome tipped --target 0.5 --case block=2 \\
+      --engine ray --address ray://head:10001"""
 
 
 def add_verbs(verbs) -> None:
@@ -71,7 +75,12 @@ def add_verbs(verbs) -> None:
     fitter.add_argument("--out", metavar="DIR",
                         help="folder for fit.json, fit.png and the runs' tables")
     fitter.add_argument("--workers", type=int, metavar="N",
-                        help="worker processes (default: every core)")
+                        help="worker processes (default: every core); with Ray, tasks in "
+                             "flight (default: twice the cluster's CPUs)")
+    fitter.add_argument("--engine", choices=("local", "ray"), default="local",
+                        help="local process pool (default) or Ray (balance3d[ray])")
+    fitter.add_argument("--address", metavar="ADDR",
+                        help="Ray cluster address (default: start a local Ray instance)")
     fitter.add_argument("--quiet", action="store_true", help="no progress bar")
     fitter.set_defaults(run=run_fit)
 
@@ -110,6 +119,7 @@ def parse_case(items: list[str]) -> dict[str, object]:
 def run_fit(args: argparse.Namespace) -> int:
     """``tune fit``: fit, check, print the report (and write it with --out)."""
     from balance3d.tune.curves import FitError
+    from balance3d.tune.engines import EngineError
     from balance3d.tune.experiment import ExperimentError
     from balance3d.tune.fit import FitRequest, fit_sweep, report_lines
     from balance3d.tune.sweep import SweepError, load_sweep
@@ -117,6 +127,8 @@ def run_fit(args: argparse.Namespace) -> int:
 
     if args.workers is not None and args.workers < 1:
         raise CommandError(f"--workers: must be at least 1, got {args.workers}")
+    if args.address is not None and args.engine != "ray":
+        raise CommandError("--address: only with --engine ray")
     request = FitRequest(param=args.param, low=args.within[0], high=args.within[1],
                          outcome=args.outcome, target=args.target,
                          case=parse_case(args.case), points=args.points,
@@ -124,8 +136,9 @@ def run_fit(args: argparse.Namespace) -> int:
     try:
         sweep = load_sweep(args.sweep)
         report = fit_sweep(sweep, request, out=args.out, workers=args.workers,
+                           engine=args.engine, address=args.address,
                            progress=not args.quiet)
-    except (SweepError, FitError, ExperimentError, RunError) as exc:
+    except (SweepError, FitError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
     except ImportError as exc:
         raise CommandError(f"tune fit needs {exc.name}: install balance3d[tune]") from None

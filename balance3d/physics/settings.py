@@ -7,6 +7,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+#: Unit of each physics setting, for reports and plot labels (settings not listed:
+#: dimensionless or flags).
+PHYSICS_UNITS = {
+    "time_step": "s",
+    "length_scale": "units/m",
+    "gravity": "m/s^2",
+    "collision_margin": "m",
+    "contact_breaking_threshold": "m",
+    "linear_damping": "1/s",
+    "angular_damping": "1/s",
+    "split_impulse_penetration_threshold": "m",
+    "rest_linear_speed": "m/s",
+    "rest_angular_speed": "rad/s",
+    "rest_time": "s",
+    "rest_check_interval": "s",
+    "settle_max_time": "s",
+    "contact_distance": "m",
+    "contact_min_force": "N",
+    "weld_time": "s",
+    "wake_speed": "m/s",
+    "weld_patch_tolerance": "m",
+    "table_extent": "m",
+}
+
 
 @dataclass(frozen=True)
 class PhysicsSettings:

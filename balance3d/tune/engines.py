@@ -8,12 +8,23 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import socket
+import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Iterator
 
 from balance3d.tune.worker import RunError, run_task
 
 ENGINES = ("local", "ray")
+#: Modules the local workers' fork server imports once, before it forks them (no
+#: pybullet client is connected at import).
+PRELOAD = ("balance3d.tune.worker",)
+#: s, longest wait for a Ray cluster named by ``--address`` to answer: the TCP connect
+#: of the first check, and each of Ray's own GCS connect timeouts.
+JOIN_TIMEOUT_S = 10.0
+#: Attempts Ray makes to reach the cluster's GCS when joining it (Ray's default: 20,
+#: each up to its connect timeouts, which made a wrong address wait for minutes).
+JOIN_ATTEMPTS = 1
 
 
 class EngineError(RuntimeError):
@@ -31,11 +42,23 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def pool_context() -> multiprocessing.context.BaseContext:
+    """How the local workers start: ``forkserver`` where the system has it, with
+    :data:`PRELOAD` imported once in the server (each worker is a fork of it that
+    connects its own pybullet client), else ``spawn`` (each worker imports afresh).
+    Never a fork of this process: pybullet clients do not survive a fork."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(PRELOAD))
+    return context
+
+
 def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict[str, Any]]:
-    """Run ``tasks`` on a pool of ``workers`` processes (default every core), started
-    with ``spawn``: pybullet clients do not survive a fork."""
+    """Run ``tasks`` on a pool of ``workers`` processes (default every core) started
+    by :func:`pool_context`."""
     count = max(1, min(workers or default_workers(), len(tasks)))
-    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"),
+    pool = ProcessPoolExecutor(count, mp_context=pool_context(),
                                initializer=_ignore_interrupts)
     try:
         pending = {pool.submit(run_task, task) for task in tasks}
@@ -47,12 +70,42 @@ def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _bound_join() -> None:
+    """Bound the wait of Ray's GCS client for a cluster joined by address, through
+    Ray's environment settings (a value the user set is kept).  The connect timeouts
+    are read when Ray is imported, so they apply when this process has not imported
+    it yet; the attempts are read at each join."""
+    seconds = str(int(JOIN_TIMEOUT_S))
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(JOIN_ATTEMPTS))
+    if "ray" not in sys.modules:
+        os.environ.setdefault("RAY_gcs_rpc_server_connect_timeout_s", seconds)
+        os.environ.setdefault("RAY_py_gcs_connect_timeout_s", seconds)
+
+
+def check_address(address: str) -> None:
+    """:class:`EngineError` naming ``address`` unless something accepts a TCP
+    connection there within :data:`JOIN_TIMEOUT_S` (``host:port`` or
+    ``ray://host:port``; other forms, such as ``auto``, are left to Ray)."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), JOIN_TIMEOUT_S).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise EngineError(f"cannot join Ray at {address}: no connection ({reason}; "
+                          f"waited at most {JOIN_TIMEOUT_S:g} s)") from None
+
+
 def run_ray(tasks: list[dict[str, Any]], workers: int | None,
             address: str | None) -> Iterator[dict[str, Any]]:
     """Run ``tasks`` as Ray tasks of one CPU each, on the cluster at ``address`` or,
     without one, on a Ray instance started here (or the one this process already
     joined).  At most ``workers`` tasks are in flight (default twice the cluster's
     CPUs)."""
+    if address:
+        check_address(address)
+        _bound_join()
     try:
         import ray
     except ImportError:

@@ -138,7 +138,8 @@ def _run(sweep: Sweep, request: FitRequest, workers: int | None, engine: str,
          address: str | None, progress: bool):
     """Run the requested case of ``sweep``: its run table (pandas DataFrame)."""
     tasks = _plan(sweep, request)
-    rows = runner._execute(tasks, None, workers, engine, address, progress, len(tasks))
+    rows = runner.execute(tasks, workers=workers, engine=engine, address=address,
+                          progress=progress)
     return runner.table(rows, sweep)
 
 

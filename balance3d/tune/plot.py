@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
-from balance3d.commands.scene import PHYSICS_UNITS
+from balance3d.physics.settings import PHYSICS_UNITS
 
 if TYPE_CHECKING:
     import pandas as pd

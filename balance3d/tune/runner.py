@@ -74,11 +74,7 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None =
     progress : show a progress bar with the time left on stderr.
     csv : also write ``runs.csv``.
     """
-    if engine not in engines.ENGINES:
-        raise engines.EngineError(f"unknown engine {engine!r} (known: "
-                                  f"{', '.join(engines.ENGINES)})")
-    if workers is not None and workers < 1:
-        raise engines.EngineError(f"workers must be at least 1, got {workers}")
+    _check_engine(engine, workers)
     tasks = plan(sweep)
     folder = Path(out) if out is not None else None
     rows: list[dict[str, Any]] = []
@@ -89,7 +85,7 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None =
     todo = [t for t in tasks if (t["combination"], t["case"], t["repetition"]) not in done]
     started = time.perf_counter()
     if todo:
-        rows += _execute(todo, folder, workers, engine, address, progress, len(tasks))
+        rows += execute(todo, folder, workers, engine, address, progress, len(tasks))
     wall = time.perf_counter() - started
     frame = table(rows, sweep)
     if folder is not None:
@@ -103,11 +99,32 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None =
     return frame
 
 
-def _execute(todo: list[dict[str, Any]], folder: Path | None, workers: int | None,
-             engine: str, address: str | None, progress: bool, total: int) -> list[dict]:
-    """Run the ``todo`` tasks, appending each row to ``runs.jsonl`` as it comes."""
+def _check_engine(engine: str, workers: int | None) -> None:
+    """:class:`~balance3d.tune.engines.EngineError` for an unknown engine or fewer
+    than one worker."""
+    if engine not in engines.ENGINES:
+        raise engines.EngineError(f"unknown engine {engine!r} (known: "
+                                  f"{', '.join(engines.ENGINES)})")
+    if workers is not None and workers < 1:
+        raise engines.EngineError(f"workers must be at least 1, got {workers}")
+
+
+def execute(todo: list[dict[str, Any]], folder: Path | None = None, workers: int | None = None,
+            engine: str = "local", address: str | None = None, progress: bool = True,
+            total: int | None = None) -> list[dict[str, Any]]:
+    """Run the given tasks (some of :func:`plan`'s, e.g. one case's) and return their
+    rows in the order they finished (:func:`table` sorts them).
+
+    folder : an output folder prepared by :func:`run_sweep` whose ``runs.jsonl``
+        gets each row as it comes (None: nothing written).
+    workers, engine, address, progress : as for :func:`run_sweep`.
+    total : runs the progress bar counts, the ones done before included (None: the
+        tasks given).
+    """
     from tqdm import tqdm
 
+    _check_engine(engine, workers)
+    total = len(todo) if total is None else total
     stream = outputs.appender(folder) if folder is not None else None
     source = engines.run_local(todo, workers) if engine == "local" else \
         engines.run_ray(todo, workers, address)

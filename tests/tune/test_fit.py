@@ -84,6 +84,7 @@ def test_a_real_fit_finds_checks_and_writes_its_answer(sweep_file, tmp_path, cap
     (["--case", "size=2"], "--case size: drops has no case key 'size' (keys: block, section)"),
     (["--case", "block=4"], "--case: no case of drops has block=4 (block: 1, 2)"),
     (["--case", "block"], "--case block: must be KEY=VALUE"),
+    (["--address", "head:6379"], "--address: only with --engine ray"),
 ])
 def test_bad_requests_are_one_line_before_any_run(sweep_file, capsys, extra, words):
     args = ["tune", "fit", str(sweep_file), *FIT, *extra, "--quiet"]

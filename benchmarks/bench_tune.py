@@ -1,0 +1,165 @@
+"""Tune throughput: one fixed sweep of Tilted's drops run with one worker, with two,
+with every core and on a local Ray instance, and the local pool's start-up apart.
+
+The parallel efficiency is the wall time with one worker over twice the wall time
+with two, both measured in the same call (a few such pairs, the median kept), with
+the load average before and after each run and the machine's CPU use beside it
+(other jobs on the machine take CPU time from the workers).
+Every engine must give the same rows: the figures say whether they did.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from balance3d.tune import engines
+from balance3d.tune.runner import run_sweep
+from balance3d.tune.sweep import Sweep, load_sweep
+
+#: The measured sweep: two block densities x three block sizes x two sections of the
+#: empty Tilted beam; its repetitions come from the benchmark budget.
+SWEEP_TOML = """\
+[sweep]
+name = "bench-drops"
+scene = "tilted"
+experiment = "drops"
+repetitions = {repetitions}
+seed = 1
+
+[parameters]
+"materials.block_wood.density" = [500.0, 800.0]
+
+[experiment]
+blocks = [1, 2, 3]
+sections = [1, 2]
+"""
+#: The checkout's root: Ray's workers import balance3d from it.
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench_sweep(repetitions: int) -> Sweep:
+    """The measured sweep with ``repetitions`` runs per combination and case."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench-drops.toml"
+        path.write_text(SWEEP_TOML.format(repetitions=repetitions), encoding="utf-8")
+        return load_sweep(path)
+
+
+def load() -> list[float]:
+    """The 1, 5 and 15 minute load averages, rounded."""
+    return [round(v, 2) for v in os.getloadavg()]
+
+
+def cpu_ticks() -> tuple[int, int] | None:
+    """The machine's busy and total clock ticks over every CPU since boot (from
+    ``/proc/stat``: busy is all but idle and I/O wait), or None where there is no
+    such file."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            ticks = [int(v) for v in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
+def pool_start(workers: int) -> float:
+    """s, from asking for a local pool of ``workers`` processes (started as a sweep's
+    are) until every one of them has started and answered one task."""
+    context = engines.pool_context()
+    barrier = context.Barrier(workers)
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=barrier.wait) as pool:
+        list(pool.map(abs, range(workers)))
+    return time.perf_counter() - started
+
+
+def timed_run(sweep: Sweep, **engine: Any) -> tuple[Any, dict[str, Any]]:
+    """Run ``sweep`` on ``engine`` (run_sweep's keywords): its rows, and its wall
+    time (s), runs per second, the load average before and after and how busy the
+    machine's CPUs were meanwhile (%, every process counted, this run's included)."""
+    before, ticks = load(), cpu_ticks()
+    started = time.perf_counter()
+    rows = run_sweep(sweep, progress=False, **engine)
+    wall = time.perf_counter() - started
+    after = cpu_ticks()
+    busy = (round(100.0 * (after[0] - ticks[0]) / max(1, after[1] - ticks[1]), 1)
+            if ticks and after else None)
+    return rows, {"runs": len(rows), "wall_s": round(wall, 3),
+                  "runs_per_s": round(len(rows) / wall, 2),
+                  "load_average_before": before, "load_average_after": load(),
+                  "machine_busy_pct": busy}
+
+
+def ray_run(sweep: Sweep, cpus: int) -> tuple[Any, dict[str, Any]] | None:
+    """The sweep on a Ray instance started here with ``cpus`` CPUs (its start-up
+    timed apart), or None without Ray."""
+    try:
+        import ray
+    except ImportError:
+        return None
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    previous = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    try:
+        started = time.perf_counter()
+        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+        start_s = time.perf_counter() - started
+        try:
+            rows, figures = timed_run(sweep, engine="ray")
+        finally:
+            ray.shutdown()
+    finally:
+        if previous is None:
+            os.environ.pop("PYTHONPATH")
+        else:
+            os.environ["PYTHONPATH"] = previous
+    return rows, {**figures, "cpus": cpus, "start_s": round(start_s, 3)}
+
+
+def measure_tune(repetitions: int, pairs: int) -> dict[str, Any]:
+    """Every tune figure of the measured sweep (see the module's docstring): the
+    1-worker and 2-worker runs ``pairs`` times, one right after the other, and the
+    efficiency of each pair; ``one_worker``, ``two_workers`` and ``efficiency`` are
+    the pair whose efficiency is the median (the lower of the middle two for an even
+    count)."""
+    sweep = bench_sweep(repetitions)
+    cores = engines.default_workers()
+    figures: dict[str, Any] = {"sweep": SWEEP_TOML.format(repetitions=repetitions),
+                               "cores": cores}
+    # the first pool of a process also starts the fork server (its imports once)
+    figures["first_pool_start_s"] = round(pool_start(1), 3)
+    figures["pool_start_s"] = {str(n): round(pool_start(n), 3)
+                              for n in sorted({1, 2, cores})}
+    one = None
+    same = True
+    figures["pairs"] = []
+    for _ in range(pairs):
+        rows, alone = timed_run(sweep, workers=1)
+        print(f"tune, 1 worker: {alone}", flush=True)
+        two, both = timed_run(sweep, workers=2)
+        print(f"tune, 2 workers: {both}", flush=True)
+        one = rows if one is None else one
+        same = same and one.equals(rows) and one.equals(two)
+        figures["pairs"].append({"one_worker": alone, "two_workers": both,
+                                 "efficiency": round(alone["wall_s"]
+                                                     / (2 * both["wall_s"]), 3)})
+    middle = sorted(figures["pairs"], key=lambda p: p["efficiency"])[(pairs - 1) // 2]
+    figures.update(middle)
+    if cores != 2:
+        every, figures["all_cores"] = timed_run(sweep, workers=cores)
+        same = same and one.equals(every)
+    else:
+        figures["all_cores"] = figures["two_workers"]
+    figures["same_rows"] = same
+    remote = ray_run(sweep, cores)
+    if remote is not None:
+        rows, figures["ray"] = remote
+        figures["ray"]["same_rows"] = bool(rows.equals(one))
+        print(f"tune, Ray: {figures['ray']}", flush=True)
+    else:
+        figures["ray"] = None
+    return figures
