@@ -532,36 +532,46 @@ class Welds:
         return RigidBody(part.mass, np.asarray(position, float),
                          rot @ np.diag(part.inertia) @ rot.T)
 
-    def _close_points(self):
-        """Bullet's current contact points within ``contact_distance``, each with
-        the World's records of its two bodies: ``(point, body_a, body_b)``."""
+    def _close_points(self) -> list:
+        """Bullet's current contact points within ``contact_distance``, in
+        Bullet's order (pybullet contact tuples)."""
         w = self.world
         limit = w.settings.contact_distance * w.settings.length_scale
-        for p in w.contact_points():
-            if p[8] > limit:
-                continue
-            body_a, body_b = w.body_by_uid(p[1]), w.body_by_uid(p[2])
-            if body_a is not None and body_b is not None:
-                yield p, body_a, body_b
+        return [p for p in w.contact_points() if p[8] <= limit]
 
     def _manifold_pairs(self, awake: set[str]) -> dict[frozenset, list]:
-        """Bullet's current contact points (within ``contact_distance``) of pairs with
-        an awake body."""
+        """Bullet's current contact points (within ``contact_distance``) of pairs of
+        bodies of the World with an awake body."""
+        names = {b.uid: b.name for b in self.world.bodies()}
         pairs: dict[frozenset, list] = {}
-        for p, body_a, body_b in self._close_points():
-            a, b = body_a.name, body_b.name
-            if a in awake or b in awake:
+        for p in self._close_points():
+            a, b = names.get(p[1]), names.get(p[2])
+            if a is not None and b is not None and (a in awake or b in awake):
                 pairs.setdefault(frozenset((a, b)), []).append(p)
         return pairs
 
     def _loading_pairs(self) -> dict[frozenset, list]:
         """Bullet's current contact points (within ``contact_distance``) of awake
-        bodies with welded ones, by pair."""
+        bodies with welded ones, by pair (taken before every step while moving
+        bodies load welded ones)."""
+        awake: dict[int, str] = {}
+        welded: dict[int, str] = {}
+        for body in self.world.bodies():
+            if not body.static:
+                (welded if body.welded else awake)[body.uid] = body.name
         pairs: dict[frozenset, list] = {}
-        for p, body_a, body_b in self._close_points():
-            if body_a.welded == body_b.welded or body_a.static or body_b.static:
-                continue
-            pairs.setdefault(frozenset((body_a.name, body_b.name)), []).append(p)
+        if not awake or not welded:
+            return pairs
+        for p in self._close_points():
+            a, b = p[1], p[2]
+            if a in awake:
+                other = welded.get(b)
+                if other is not None:
+                    pairs.setdefault(frozenset((awake[a], other)), []).append(p)
+            elif b in awake:
+                other = welded.get(a)
+                if other is not None:
+                    pairs.setdefault(frozenset((other, awake[b])), []).append(p)
         return pairs
 
     def _averaged(self, live: dict[frozenset, list]) -> dict[frozenset, list]:
@@ -738,15 +748,19 @@ class Welds:
         limit = w.settings.support_min_normal_z
         scale, c = w.force_scale(), w.settings.length_scale
         pair_ids: dict[frozenset, int] = {}
+        frictions: dict[tuple[str, str], float] = {}
 
         def add(a, b, position, normal, known=None, distance=0.0):
-            mu = self._part(a).material.friction * self._part(b).material.friction
+            mu = frictions.get((a, b))
+            if mu is None:
+                mu = self._part(a).material.friction * self._part(b).material.friction
+                frictions[a, b] = mu
             pid = pair_ids.setdefault(frozenset((a, b)), len(pair_ids))
-            contacts.append(StaticsContact(index[a], index.get(b, -1), tuple(position),
-                                           tuple(normal), mu, pid, abs(normal[2]) >= limit,
-                                           known))
-            records.append((a, b, tuple(float(v) for v in position),
-                            tuple(float(v) for v in normal), float(distance)))
+            # Python floats: the same values as given, for the program and the records
+            position, normal = tuple(map(float, position)), tuple(map(float, normal))
+            contacts.append(StaticsContact(index[a], index.get(b, -1), position, normal, mu,
+                                           pid, abs(normal[2]) >= limit, known))
+            records.append((a, b, position, normal, float(distance)))
 
         def key(pair):
             return sorted(order[n] for n in pair)

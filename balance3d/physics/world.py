@@ -629,9 +629,19 @@ class World:
         lin, ang = speeds
         return lin < self.settings.rest_linear_speed and ang < self.settings.rest_angular_speed
 
-    def at_rest(self) -> bool:
-        """True when every dynamic body is below the rest speeds right now."""
-        return self._resting(self._scan(check=False))
+    def at_rest(self, check: bool = False) -> bool:
+        """True when every dynamic body is below the rest speeds right now.  With
+        ``check``, in the same pass over the bodies, first raise
+        :class:`InvalidStateError` as :meth:`check_invalid_state` does."""
+        return self._resting(self._scan(check=check))
+
+    def below(self, height: float) -> list[str]:
+        """Names, in creation order, of the dynamic bodies whose centre of mass lies
+        below ``height`` (m, world z)."""
+        c, cid = self.settings.length_scale, self._client._client
+        get_pose = pybullet.getBasePositionAndOrientation
+        return [record.name for record in self._bodies.values() if not record.static
+                and get_pose(record.uid, physicsClientId=cid)[0][2] / c < height]
 
     def settle(self, max_time: float | None = None) -> SettleReport:
         """Step until every dynamic body has stayed below ``rest_linear_speed`` and

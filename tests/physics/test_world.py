@@ -334,6 +334,26 @@ def test_body_below_the_table_is_an_invalid_state():
         world.check_invalid_state()
 
 
+def test_at_rest_with_check_raises_as_check_invalid_state_does():
+    world = table_world()
+    world.drop("block", BLOCK, (0.0, 0.0, 0.0125))
+    assert world.at_rest(check=True)      # released at rest on the table
+    world.set_pose("block", (SETTINGS.table_extent + 1.0, 0.0, 0.05), (0.0, 0.0, 0.0, 1.0))
+    assert world.at_rest()                # still at rest, but off the table
+    with pytest.raises(InvalidStateError, match="'block' left the table"):
+        world.at_rest(check=True)
+
+
+def test_below_names_the_dynamic_bodies_whose_centre_is_lower():
+    world = table_world()                 # the table's top face at z = 0
+    world.drop("low", BLOCK, (0.0, 0.0, 0.0125))
+    world.drop("high", BLOCK, (0.2, 0.0, 0.1))
+    world.drop("lower", BLOCK, (-0.2, 0.0, 0.05))
+    assert world.below(0.0125) == []      # released with its centre at that height
+    assert world.below(0.06) == ["low", "lower"]
+    assert world.below(0.2) == ["low", "high", "lower"]   # creation order; no table
+
+
 def test_nan_is_an_invalid_state():
     world = table_world()
     world.drop("fine", BLOCK, (0.2, 0.0, 0.0125))

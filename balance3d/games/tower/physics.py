@@ -218,12 +218,10 @@ def settling_on_table(world: World, floor: float) -> Generator[None, None, Settl
         world.step()
         steps += 1
         if steps % chunk == 0 or steps == max_steps:
-            for name in world.dynamic_names:
-                if world.pose(name)[0][2] < floor:
-                    world.remove(name)
-                    gone.append(name)
-            world.check_invalid_state()
-            still = still + 1 if world.at_rest() else 0
+            for name in world.below(floor):
+                world.remove(name)
+                gone.append(name)
+            still = still + 1 if world.at_rest(check=True) else 0
         yield
         if still >= needed:
             return Settled(steps * s.time_step, False, tuple(gone))
