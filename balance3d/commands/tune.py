@@ -84,7 +84,9 @@ def add_parser(subparsers) -> None:
     runner = verbs.add_parser(
         "run", help="run a sweep file (the default: 'tune SWEEP.toml' is 'tune run ...')",
         prog="balance3d tune", description=plain(__doc__.split("\n\n")[1]))
-    runner.add_argument("sweep", metavar="SWEEP.toml", help="the sweep file")
+    runner.add_argument("sweep", metavar="SWEEP.toml",
+                        help="the sweep file, or the name of a bundled example sweep "
+                             "(tune list names them)")
     runner.add_argument("--out", required=True, metavar="DIR",
                         help="folder of the outputs (runs so far in it are kept: resume)")
     runner.add_argument("--workers", type=int, metavar="N",
@@ -151,6 +153,7 @@ def run_list(args: argparse.Namespace) -> int:
     """``tune list [GAME]``: each experiment, its outcomes and options."""
     from balance3d.games import game_names
     from balance3d.tune.experiment import experiment_class, experiment_names
+    from balance3d.tune.sweep import bundled_sweeps
 
     games = [args.game] if args.game else game_names()
     blocks = []
@@ -169,5 +172,8 @@ def run_list(args: argparse.Namespace) -> int:
                                         subsequent_indent="      ")
                           for key, doc in cls.option_docs.items()]
             blocks.append("\n".join(lines))
+    blocks.append(textwrap.fill("example sweeps (balance3d tune NAME --out DIR): "
+                                + ", ".join(bundled_sweeps()), LIST_WIDTH,
+                                subsequent_indent="  ", break_on_hyphens=False))
     print("\n\n".join(blocks))
     return 0

@@ -37,6 +37,7 @@ import numpy as np
 
 from balance3d.games import get_game
 from balance3d.games.base import GameError
+from balance3d.resources import scenes_dir
 from balance3d.scene import OverrideError, SceneError, load_scene
 from balance3d.tune.experiment import Experiment, ExperimentError, Jitter, make_experiment
 
@@ -104,9 +105,31 @@ class Sweep:
         }
 
 
+def bundled_sweeps() -> list[str]:
+    """Names of the example sweeps that come with balance3d (file stems), sorted."""
+    return sorted(p.stem for p in (scenes_dir() / "sweeps").glob("*.toml"))
+
+
+def resolve_sweep_path(name_or_path: str | Path) -> Path:
+    """The sweep file given as a path, or the bundled example sweep ``name``.
+
+    An existing file wins; a text ending in ``.toml`` or holding a folder separator is
+    a path; anything else is a bundled sweep's name (:func:`bundled_sweeps`)."""
+    text = str(name_or_path)
+    path = Path(text)
+    if path.is_file() or path.suffix == ".toml" or "/" in text or "\\" in text:
+        return path
+    bundled = scenes_dir() / "sweeps" / f"{text}.toml"
+    if not bundled.is_file():
+        raise SweepError(f"no sweep file {text!r} and no bundled sweep of that name; "
+                         f"bundled sweeps: {', '.join(bundled_sweeps())}")
+    return bundled
+
+
 def load_sweep(path: str | Path) -> Sweep:
-    """Read and check the sweep file at ``path`` (:class:`SweepError`)."""
-    path = Path(path)
+    """Read and check the sweep file at ``path``, or the bundled example sweep of that
+    name (:class:`SweepError`)."""
+    path = resolve_sweep_path(path)
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from balance3d.cli import main
+from balance3d.resources import scenes_dir
 
 SWEEP = """\
 [sweep]
@@ -99,3 +100,10 @@ def test_list_names_each_experiment_with_outcomes_and_options(capsys, box_drop):
 def test_list_of_an_unknown_game_is_one_line(capsys):
     assert main(["tune", "list", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_list_names_the_bundled_example_sweeps(capsys):
+    assert main(["tune", "list", "tower"]) == 0
+    listed = capsys.readouterr().out.split("example sweeps", 1)[1]
+    names = {p.stem for p in (scenes_dir() / "sweeps").glob("*.toml")}
+    assert names and all(name in listed for name in names)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from balance3d.resources import scenes_dir
-from balance3d.tune.sweep import SweepError, load_sweep
+from balance3d.tune.sweep import SweepError, bundled_sweeps, load_sweep
 
 HEAD = """\
 [sweep]
@@ -154,3 +154,15 @@ def test_options_giving_no_cases_are_refused(tmp_path, box_drop, monkeypatch):
     monkeypatch.setattr("box_drop_experiment.BoxDrop.cases", lambda self, scene: [])
     with pytest.raises(SweepError, match="experiment box_drop: no cases to run"):
         load_sweep(write(tmp_path, HEAD))
+
+
+def test_a_bundled_sweep_is_found_by_its_name():
+    by_name = load_sweep("tilted-loaded-beam")
+    by_path = load_sweep(scenes_dir() / "sweeps" / "tilted-loaded-beam.toml")
+    assert by_name.parameters == by_path.parameters and by_name.name == by_path.name
+    assert "tilted-loaded-beam" in bundled_sweeps()
+
+
+def test_an_unknown_sweep_name_lists_the_bundled_ones():
+    with pytest.raises(SweepError, match="bundled sweeps: .*tower-friction"):
+        load_sweep("no-such-sweep")
