@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Mapping
 import numpy as np
 
 from balance3d.games import get_game
+from balance3d.physics.world import World
 from balance3d.scene import Scene
 
 #: Outcome kinds: ``"probability"`` outcomes are booleans (summarised as a rate with
@@ -93,6 +94,31 @@ class Experiment(ABC):
             rng: np.random.Generator) -> dict[str, bool | int | float]:
         """Run ``case`` once in ``scene``; every random draw (the hand's jitter, a
         game's seed) comes from ``rng``.  Returns a value for every outcome."""
+
+
+#: Start worlds an experiment keeps in a worker (one per swept scene seen last).
+KEPT_WORLDS = 8
+
+
+class StartWorlds:
+    """Each scene's World at its start, built once and restored on every use: an
+    experiment's runs in one worker share it.  Keeps the worlds of the ``size`` scenes
+    (by digest) seen last; an older one is dropped."""
+
+    def __init__(self, size: int = KEPT_WORLDS) -> None:
+        self.size = size
+        self._worlds: dict[str, tuple[World, Any]] = {}
+
+    def restored(self, scene: Scene) -> World:
+        """``scene``'s World, restored to the scene's start poses."""
+        if scene.digest not in self._worlds:
+            if len(self._worlds) >= self.size:
+                self._worlds.pop(next(iter(self._worlds)))
+            world = scene.build_world()
+            self._worlds[scene.digest] = (world, world.snapshot())
+        world, start = self._worlds[scene.digest]
+        world.restore(start)
+        return world
 
 
 def experiment_names(game: str) -> list[str]:

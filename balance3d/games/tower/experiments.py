@@ -11,20 +11,16 @@ from balance3d.games.base import Drop, State, run_to_end
 from balance3d.games.placement import release_pose
 from balance3d.games.tower import physics
 from balance3d.games.tower.judge import read_tower, top_piece
-from balance3d.games.tower.planner import _centre_of_mass_offset
+from balance3d.games.tower.planner import centre_of_mass_offset
 from balance3d.games.tower.rules import TABLE, TowerRules
 from balance3d.games.tower.state import TowerState
-from balance3d.physics.bodies import Snapshot
-from balance3d.physics.world import World
 from balance3d.scene import Scene
 from balance3d.tune.bot_games import BotGames, rate, verdicts
-from balance3d.tune.experiment import Experiment, Jitter
+from balance3d.tune.experiment import Experiment, Jitter, StartWorlds
 from balance3d.tune.options import check_keys, fail, int_list, is_number, number
 
 #: The base a run builds on (seat 0's).
 BASE = TowerState.base(0)
-#: Worlds kept per experiment (one per swept scene seen last).
-WORLD_CACHE = 8
 #: rad, the heading every drop aims at: each piece turned like the one below it.
 AIM_YAW = 0.0
 #: Pieces per tower (default of the ``pieces`` option): a player's 24 pieces.
@@ -91,7 +87,7 @@ class Towers(Experiment):
         else:
             self.stand_fraction = 0.0
             self.stand_indices = int_list(options, "stand", 0) or ()
-        self._worlds: dict[str, tuple[World, Snapshot]] = {}
+        self._worlds = StartWorlds()
 
     def cases(self, scene: Scene) -> list[dict[str, Any]]:
         rules = self._rules(scene)
@@ -111,7 +107,7 @@ class Towers(Experiment):
             rng: np.random.Generator) -> dict[str, bool | int | float]:
         rules = self._rules(scene)
         kinds = self.kinds or (*rules.letter_parts, rules.logo_part)
-        world = self._world(scene)
+        world = self._worlds.restored(scene)
         floor = float(world.vertices(TABLE)[:, 2].max()) - rules.off_table_depth
         base_xy = np.mean(world.vertices(BASE)[:, :2], axis=0)
         n = int(case["pieces"])
@@ -123,7 +119,7 @@ class Towers(Experiment):
             top = top_piece(world, tower)
             spot = base_xy if top is None else physics.centre_of_mass(world, [top])[:2]
             pose = "edge" if self.stands(i) else "flat"
-            dx, dy = _centre_of_mass_offset(part, pose, AIM_YAW)
+            dx, dy = centre_of_mass_offset(part, pose, AIM_YAW)
             jx, jy, jyaw, jh = self.jitter.draw(rng)
             drop = Drop(name, float(spot[0] - dx + jx), float(spot[1] - dy + jy),
                         rules.find_drop_height + jh, AIM_YAW + jyaw, pose)
@@ -142,17 +138,6 @@ class Towers(Experiment):
 
     def _rules(self, scene: Scene) -> TowerRules:
         return TowerState.game.rules(scene)
-
-    def _world(self, scene: Scene) -> World:
-        """The scene's start World, restored to its start (kept per scene digest)."""
-        if scene.digest not in self._worlds:
-            if len(self._worlds) >= WORLD_CACHE:
-                self._worlds.pop(next(iter(self._worlds)))
-            world = scene.build_world()
-            self._worlds[scene.digest] = (world, world.snapshot())
-        world, start = self._worlds[scene.digest]
-        world.restore(start)
-        return world
 
 
 class TowerGames(BotGames):

@@ -119,7 +119,7 @@ class PlannerBot(SeatedBot):
         out = []
         for x, y in spots:
             for piece in order:
-                dx, dy = _centre_of_mass_offset(state.piece_part(piece), pose, yaw)
+                dx, dy = centre_of_mass_offset(state.piece_part(piece), pose, yaw)
                 drop = Drop(piece, x - dx, y - dy, GAP, yaw, pose)
                 if self._balanced(state, tower, drop, base_xy):
                     out.append(drop)
@@ -137,7 +137,7 @@ class PlannerBot(SeatedBot):
         return bool(np.all(np.abs(com - np.asarray(base_xy)) <= half - MIN_MARGIN))
 
 
-def _centre_of_mass_offset(part, pose: str, yaw: float) -> tuple[float, float]:
+def centre_of_mass_offset(part, pose: str, yaw: float) -> tuple[float, float]:
     """(x, y) m: how far the centre of mass of ``part``, released in ``pose`` turned
     by ``yaw`` rad, lies from the centre of its bounding box seen from above (a
     drop's release point): 7.5 mm towards a T's bar."""

@@ -13,15 +13,12 @@ from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.placing import read, release_pose, settle_still
 from balance3d.games.tribalance.rules import PLATE, WEIGHTS, TribalanceRules
 from balance3d.games.tribalance.state import TribalanceState
-from balance3d.physics.bodies import Snapshot
 from balance3d.physics.world import World
 from balance3d.scene import Scene
 from balance3d.tune.bot_games import BotGames, rate, verdicts
-from balance3d.tune.experiment import Experiment, Jitter
+from balance3d.tune.experiment import Experiment, Jitter, StartWorlds
 from balance3d.tune.options import check_keys, fail, int_list, table_list
 
-#: Worlds kept per experiment (one per swept scene seen last).
-WORLD_CACHE = 8
 #: Body name of the piece a run places (its load pieces are "load-0", "load-1", ...).
 PIECE = "piece"
 
@@ -78,7 +75,7 @@ class Fields(Experiment):
         for i, item in enumerate(self.load):
             if item["weight"] not in WEIGHTS:
                 raise fail(f"load[{i}].weight", f"must be 1..5, got {item['weight']}")
-        self._worlds: dict[str, tuple[World, Snapshot]] = {}
+        self._worlds = StartWorlds()
 
     def cases(self, scene: Scene) -> list[dict[str, Any]]:
         fields = self._rules(scene).fields
@@ -112,7 +109,7 @@ class Fields(Experiment):
     def run(self, scene: Scene, case: Mapping[str, Any],
             rng: np.random.Generator) -> dict[str, bool | int | float]:
         rules = self._rules(scene)
-        world = self._world(scene)
+        world = self._worlds.restored(scene)
         side = float(scene.data["parts"][world.part(PLATE).name]["side"])
         on_board = []
         for i, item in enumerate(self.load):
@@ -140,17 +137,6 @@ class Fields(Experiment):
 
     def _rules(self, scene: Scene) -> TribalanceRules:
         return TribalanceState.game.rules(scene)
-
-    def _world(self, scene: Scene) -> World:
-        """The scene's start World, restored to its start (kept per scene digest)."""
-        if scene.digest not in self._worlds:
-            if len(self._worlds) >= WORLD_CACHE:
-                self._worlds.pop(next(iter(self._worlds)))
-            world = scene.build_world()
-            self._worlds[scene.digest] = (world, world.snapshot())
-        world, start = self._worlds[scene.digest]
-        world.restore(start)
-        return world
 
 
 class TribalanceGames(BotGames):
