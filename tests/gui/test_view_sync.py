@@ -167,3 +167,34 @@ def test_the_table_is_drawn_after_the_opaque_bodies_and_before_the_ghost(base):
         assert sort(view.node(state.base(0))) < sort(view.node("table"))
     finally:
         view.destroy()
+
+
+def test_no_marker_while_the_released_piece_falls_and_back_after(base, monkeypatch):
+    from balance3d.gui.view.table import TableView
+
+    state, mine, _ = two_towers()
+    state.give_turn(0, "play 2", "logo")      # seat 0 drops again after this piece
+    view = TableView(base, state, shadows=False)
+    try:
+        marker = f"**/{tt.MARKER_LAYER}/marker"
+        assert not view.root.find(marker).isEmpty()
+        piece = next(p for p in state.hand(0) if "logo" in p and p != mine)
+        x, y, _ = state.world.pose(mine)[0]
+        turn = state.begin(Drop(piece, float(x), float(y), 0.02, 0.0, "flat"))
+        asked = []
+        release_area = state.release_area
+        monkeypatch.setattr(state, "release_area", lambda: asked.append(1) or release_area())
+        turn.advance(5)                       # the piece is still in the air
+        view.set_poses(poses_now(state))
+        assert view.root.find(marker).isEmpty() and asked == []
+        turn.advance(1)
+        view.set_poses(poses_now(state))      # it moved, but no drop is asked for
+        assert asked == []
+        turn.run()
+        view.set_poses(poses_now(state))
+        assert state.running is None and state.current_player == 0
+        assert not view.root.find(marker).isEmpty()     # asked to drop again: back
+        at = np.array(view.root.find(marker).getPos(view.base.render))
+        assert np.allclose(at[:2], state.world.pose(piece)[0][:2], atol=0.002)
+    finally:
+        view.destroy()

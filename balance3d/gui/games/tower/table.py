@@ -173,7 +173,10 @@ def marker_mesh(radius: float) -> trimesh.Trimesh:
 def top_marker(state: TowerState) -> tuple[float, float, float] | None:
     """m, where the marker on the current player's tower top goes: over the top
     piece's centre (the base's centre for an empty tower), on the release area's
-    ``top_z``; None unless a drop is asked for."""
+    ``top_z``; None unless a drop is asked for (none is while a released piece is
+    still falling: the turn is running)."""
+    if state.running is not None:
+        return None
     area = state.release_area()
     if area is None:
         return None
@@ -189,8 +192,11 @@ def top_marker(state: TowerState) -> tuple[float, float, float] | None:
 
 def marker_key(state: TowerState) -> tuple:
     """Everything :func:`top_marker` reads, as one comparable value: the state and
-    its World, the phase, the current seat and its tower (:func:`tower_key`)."""
+    its World, the phase, the current seat and its tower (:func:`tower_key`), or that
+    a turn is running (then there is no marker, whatever moves)."""
     seat = state.current_player
+    if state.running is not None:
+        return (id(state), id(state.world), "running")
     return (id(state), id(state.world), str(state.phase), seat,
             None if seat is None else tower_key(state, seat))
 
