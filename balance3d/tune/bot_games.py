@@ -3,6 +3,7 @@ much (:class:`BotGames`).  A game's own ``games`` experiment subclasses it and a
 statistics read from the game's verdicts (:meth:`BotGames.statistics`)."""
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Any, ClassVar, Mapping
 
 import numpy as np
@@ -107,10 +108,10 @@ class BotGames(Experiment):
                 "winner_score": float(max(scores[s] for s in winners)),
                 "mean_score": float(np.mean(scores)), **self.statistics(state)}
 
+    @abstractmethod
     def scores_now(self, state: State) -> tuple[float, ...]:
         """Per seat, the score of the unfinished game ``state`` as it stands (in
         the game's score unit); each game says how it reads it."""
-        raise NotImplementedError(f"{type(self).__name__} cannot score an unfinished game")
 
     def statistics(self, state: State) -> dict[str, bool | int | float]:
         """The subclass's own outcomes of the finished (or capped) game ``state``,
