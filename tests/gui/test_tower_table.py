@@ -16,16 +16,12 @@ from balance3d.games.tower.judge import base_outline
 from balance3d.gui.games import game_table
 from balance3d.gui.games.tower import table as tt
 
+from tray_checks import assert_trays_lie_apart
+
 TABLE = game_table("tower")
-#: m, how close a resting piece's lowest point comes to the table top (z = 0).
-REST_TOLERANCE = 1e-9
 #: m, how far a mark's node may be from where it belongs (Panda3D keeps single
 #: precision; a mark is lifted by at most 1 mm).
 MARK_TOLERANCE = 0.001
-
-
-def footprint(points):
-    return shapely.MultiPoint([tuple(p[:2]) for p in points]).convex_hull
 
 
 def check_trays(state):
@@ -41,20 +37,7 @@ def check_trays(state):
         assert tray.label == state.players[seat].name
     gone, = [t for t in trays if t.seat is None]
     assert list(gone.pieces) == state.removed
-    world = state.world
-    keep_off = [footprint(world.vertices(n)) for n in world.names if n != "table"]
-    edge = footprint(world.vertices("table"))
-    shapes = []
-    for tray in trays:
-        for piece, (pos, quat) in zip(tray.pieces, tray.slots):
-            verts = Rotation.from_quat(quat).apply(
-                TABLE.piece_part(state, piece).mesh.vertices) + pos
-            assert verts[:, 2].min() == pytest.approx(0.0, abs=REST_TOLERANCE)
-            shape = footprint(verts)
-            assert edge.contains(shape)
-            assert all(shape.disjoint(other) for other in keep_off), f"{piece} on a base"
-            shapes.append(shape)
-    assert all(a.disjoint(b) for i, a in enumerate(shapes) for b in shapes[i + 1:])
+    assert_trays_lie_apart(TABLE, state, trays)
     return trays
 
 

@@ -8,8 +8,6 @@ import tomllib
 
 import numpy as np
 import pytest
-import shapely
-from scipy.spatial.transform import Rotation
 
 from balance3d.games.base import Place
 from balance3d.games.tribalance import TribalanceState
@@ -17,15 +15,11 @@ from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.gui.games import game_table
 from balance3d.resources import scenes_dir
 
+from tray_checks import assert_trays_lie_apart
+
 TABLE = game_table("tribalance")
-#: m, how close a resting piece's lowest point comes to the table top (z = 0).
-REST_TOLERANCE = 1e-9
 #: m, how close a mark's position comes to where the scene puts it.
 MARK_TOLERANCE = 1e-6
-
-
-def footprint(points):
-    return shapely.MultiPoint([tuple(p[:2]) for p in points]).convex_hull
 
 
 def check_trays(state):
@@ -37,20 +31,7 @@ def check_trays(state):
         tray, = [t for t in trays if t.seat == seat]
         assert list(tray.pieces) == [p for p in state.hand(seat) if p not in in_world]
         assert tray.label == state.players[seat].name
-    world = state.world
-    keep_off = [footprint(world.vertices(n)) for n in world.names if n != "table"]
-    edge = footprint(world.vertices("table"))
-    shapes = []
-    for tray in trays:
-        for piece, (pos, quat) in zip(tray.pieces, tray.slots):
-            verts = Rotation.from_quat(quat).apply(
-                TABLE.piece_part(state, piece).mesh.vertices) + pos
-            assert verts[:, 2].min() == pytest.approx(0.0, abs=REST_TOLERANCE)
-            shape = footprint(verts)
-            assert edge.contains(shape)
-            assert all(shape.disjoint(other) for other in keep_off), f"{piece} under the plate"
-            shapes.append(shape)
-    assert all(a.disjoint(b) for i, a in enumerate(shapes) for b in shapes[i + 1:])
+    assert_trays_lie_apart(TABLE, state, trays)
     return trays
 
 
