@@ -478,8 +478,12 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
             built = builders.rounded_box(dims["size"], dims["radius"])
         else:
             g = glyphs[dims["glyph"]]
+            cells = np.asarray(g["rects"], float)
+            # centred in cells (exact), then scaled: a mirror-symmetric glyph gives
+            # coordinates that are exact negatives of each other
+            middle = [(cells[:, k].min() + cells[:, k + 2].max()) / 2.0 for k in (0, 1)]
             scale = np.array([dims["width"] / g["columns"], dims["height"] / g["rows"]] * 2)
-            built = builders.letter(np.asarray(g["rects"], float) * scale, dims["thickness"])
+            built = builders.letter((cells - middle * 2) * scale, dims["thickness"])
         return make_part(name, *built, own_material, mass=mass, static=static,
                          params=dict(kind=kind, **dims))
     except ValueError as exc:

@@ -145,11 +145,16 @@ def principal_frame(tensor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     When every off-diagonal term is within :data:`PRINCIPAL_AXIS_TOLERANCE` of the
     largest term, the design axes are kept (moments: the diagonal, in design axis
     order); otherwise the axes come from :func:`balance3d.numerics.symmetric_eigen3`
-    (moments ascending, a right-handed frame)."""
+    (moments ascending, a right-handed frame), turned half a turn about the first
+    when need be so that the first and last axes each have their largest component
+    positive (a flat part drawn in xy keeps +z as its last axis)."""
     tensor = np.asarray(tensor, dtype=float)
     largest = float(np.abs(tensor).max())
     off = max(abs(float(tensor[0, 1])), abs(float(tensor[0, 2])), abs(float(tensor[1, 2])))
     if off <= PRINCIPAL_AXIS_TOLERANCE * largest:
         return np.array([tensor[0, 0], tensor[1, 1], tensor[2, 2]]), np.eye(3)
     moments, vectors = numerics.symmetric_eigen3(tensor)
+    last = vectors[:, 2]
+    if last[max(range(3), key=lambda r: (abs(last[r]), -r))] < 0.0:
+        vectors[:, 1:] = -vectors[:, 1:]
     return moments, np.ascontiguousarray(vectors.T)
