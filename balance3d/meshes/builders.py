@@ -25,8 +25,8 @@ from balance3d.meshes.shapes import Box, Cylinder, Shape, Sphere, hull_of
 ROUND_SECTIONS = 48
 #: Icosphere subdivision level for spheres (volume within 0.1 % of the true sphere).
 SPHERE_SUBDIVISIONS = 4
-#: Faces per quarter circle of a rounded box's edges and corners (18 degrees each;
-#: 200 vertices in all).
+#: Steps per quarter circle between a rounded box's face normals on its edges and
+#: corners (every 18 degrees; 200 vertices in all).
 ROUNDED_CORNER_SEGMENTS = 5
 
 Built = tuple[trimesh.Trimesh, tuple[Shape, ...]]

@@ -104,8 +104,8 @@ def _unit(points: np.ndarray) -> np.ndarray:
 def rounded_box(half: Sequence[float], radius: float, segments: int) -> Solid:
     """Box of half extents ``half`` (3,) metres with edges and corners rounded to
     ``radius``: the Minkowski sum of the box shrunk by ``radius`` and a polyhedral
-    ball of ``radius`` whose faces touch the sphere (``segments`` faces per quarter
-    circle, along parallels and meridians, with one face on each axis).
+    ball of ``radius`` whose faces touch the sphere (face normals every 90 /
+    ``segments`` degrees along parallels and meridians, one on each axis).
 
     That ball's face normals lie on the three coordinate great circles wherever
     those cross it, so the sum has the ball's faces exactly: each is the ball's face
