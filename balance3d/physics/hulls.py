@@ -6,8 +6,8 @@ user's cache folder (``platformdirs.user_cache_dir("balance3d")``, subfolder
 ``hulls``) and reused by every World in every process.  A file holds the piece's
 own vertices and faces in their order (no hull library computes anything), is
 named by the SHA-1 of its text and ends with that SHA-1: an entry that is
-truncated, edited or unreadable is written again, never loaded.  When the cache folder cannot be written, the system's
-temporary folder is used instead.
+truncated, edited or unreadable is written again, never loaded.  When the cache
+folder cannot be written, the system's temporary folder is used instead.
 """
 from __future__ import annotations
 

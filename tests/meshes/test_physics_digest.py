@@ -84,8 +84,10 @@ def _kernel_environments() -> list[dict[str, str]]:
 @pytest.mark.portable
 @pytest.mark.skipif(not _kernel_environments(), reason="needs an x86-64 Linux CPU with AVX2")
 def test_physics_inputs_do_not_follow_the_cpu_kernels(tmp_path):
-    """The Tower's L letter took its axes from LAPACK and BLAS, whose kernels differ
-    per CPU: the digest, made in a fresh process under each kernel, is the same."""
+    """Mass properties by trimesh (numpy products through BLAS, whose kernels differ
+    per CPU) gave the Tower's L letter other axes under another kernel, and the
+    fulcrum another inertia without AVX-512: the digest, made in a fresh process
+    under each kernel, is the same."""
     here = physics_digest(list_scenes())
     for i, variables in enumerate(_kernel_environments()):
         out = tmp_path / f"digest{i}.json"

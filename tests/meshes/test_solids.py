@@ -87,7 +87,8 @@ def test_letter_caps_cover_the_glyph_exactly(glyph):
     assert math.fsum(areas.tolist()) == pytest.approx(expected, rel=ROUND_OFF)
     assert closed(tri) and t_junctions(v, tri) == []
     # every corner of every rectangle is a vertex of the cap
-    centre = [(rects[:, 0].min() + rects[:, 2].max()) / 2, (rects[:, 1].min() + rects[:, 3].max()) / 2]
+    centre = [(rects[:, 0].min() + rects[:, 2].max()) / 2,
+              (rects[:, 1].min() + rects[:, 3].max()) / 2]
     corners = {(round(x - centre[0], 12), round(y - centre[1], 12))
                for r in rects for x in (r[0], r[2]) for y in (r[1], r[3])}
     cap = {(round(x, 12), round(y, 12)) for x, y in v[v[:, 2] > 0][:, :2]}
