@@ -211,3 +211,17 @@ def test_the_letter_l_turns_to_the_principal_axes_of_its_rectangles():
     bx0 = float(rects[:, 0].min() + rects[:, 2].max()) / 2
     by0 = float(rects[:, 1].min() + rects[:, 3].max()) / 2
     assert part.design_from_body[:2, 3] == pytest.approx([gx - bx0, gy - by0], abs=1e-15)
+
+
+def test_a_mirror_symmetric_glyph_gives_exactly_mirrored_pieces():
+    """The H's legs sit at exactly opposite x and the T's bar and stem on one line:
+    one ulp between the H's legs made a flat H settle tilted by about 1 um."""
+    parts = load_scene("tower").parts
+    left, right, bar = (np.asarray(s.position) for s in parts["letter_H"].shapes)
+    assert left[0] == -right[0] and left[1] == right[1]
+    assert abs(bar[0]) <= ROUND_OFF * abs(left[0])
+    top, stem = (np.asarray(s.position) for s in parts["letter_T"].shapes)
+    assert top[0] == stem[0]
+    vertices = np.asarray(parts["letter_H"].design_vertices())
+    xs = sorted({round(float(x), 15) for x in vertices[:, 0]})
+    assert xs == sorted(-x for x in xs)
