@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
+from balance3d import numerics
 from balance3d.meshes import builders
 from balance3d.meshes.part import Material, Part, make_part
 from balance3d.physics.caches import caches_on
@@ -159,18 +159,20 @@ def _settings_dict(settings: PhysicsSettings) -> dict[str, Any]:
 
 
 def rpy_to_quat(rpy) -> tuple[float, float, float, float]:
-    """Roll-pitch-yaw (rad, fixed axes x then y then z) -> quaternion (x, y, z, w)."""
-    return tuple(float(v) for v in Rotation.from_euler("xyz", rpy).as_quat())
+    """Roll-pitch-yaw (rad, fixed axes x then y then z) -> unit quaternion (x, y, z,
+    w), by :func:`balance3d.numerics.quat_from_rpy` (the same bits everywhere)."""
+    return tuple(float(v) for v in numerics.quat_normalized(numerics.quat_from_rpy(rpy)))
 
 
 def body_pose(part: Part, position, orientation) -> tuple[tuple, tuple]:
     """Pose of ``part``'s body frame when its design origin is at ``position`` (m)
-    with ``orientation`` (quaternion xyzw)."""
-    rot = Rotation.from_quat(orientation)
+    with ``orientation`` (quaternion xyzw), computed in a fixed order
+    (:mod:`balance3d.numerics`)."""
     offset = part.design_from_body
-    body_rot = rot * Rotation.from_matrix(offset[:3, :3])
-    body_pos = np.asarray(position, float) + rot.apply(offset[:3, 3])
-    return tuple(float(v) for v in body_pos), tuple(float(v) for v in body_rot.as_quat())
+    body_rot = numerics.quat_multiply(orientation, numerics.quat_from_matrix(offset[:3, :3]))
+    body_pos = np.asarray(position, float) + numerics.rotate(orientation, offset[:3, 3])
+    return (tuple(float(v) for v in body_pos),
+            tuple(float(v) for v in numerics.quat_normalized(body_rot)))
 
 
 # ---------------------------------------------------------------------- loading
@@ -476,8 +478,12 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
             built = builders.rounded_box(dims["size"], dims["radius"])
         else:
             g = glyphs[dims["glyph"]]
+            cells = np.asarray(g["rects"], float)
+            # centred in cells (exact), then scaled: a mirror-symmetric glyph gives
+            # coordinates that are exact negatives of each other
+            middle = [(cells[:, k].min() + cells[:, k + 2].max()) / 2.0 for k in (0, 1)]
             scale = np.array([dims["width"] / g["columns"], dims["height"] / g["rows"]] * 2)
-            built = builders.letter(np.asarray(g["rects"], float) * scale, dims["thickness"])
+            built = builders.letter((cells - middle * 2) * scale, dims["thickness"])
         return make_part(name, *built, own_material, mass=mass, static=static,
                          params=dict(kind=kind, **dims))
     except ValueError as exc:

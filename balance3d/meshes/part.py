@@ -12,11 +12,14 @@ Units: metres, kilograms, kg m^2.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import trimesh
 
+from balance3d import numerics
+from balance3d.meshes.mass import mass_properties
 from balance3d.meshes.shapes import Shape, transform_shape
 
 #: Relative size of an off-diagonal inertia term (against the largest moment) below
@@ -67,16 +70,25 @@ class Part:
     @property
     def extents(self) -> np.ndarray:
         """(3,) float, metres: size of the mesh's axis-aligned box in the body frame."""
-        return self.mesh.extents
+        vertices = np.asarray(self.mesh.vertices, dtype=float)
+        return vertices.max(axis=0) - vertices.min(axis=0)
 
     @property
     def shapes_volume(self) -> float:
         """Sum of the convex collision pieces' volumes, m^3."""
         return float(sum(s.volume for s in self.shapes))
 
+    def design_vertices(self) -> np.ndarray:
+        """(n, 3) float, metres: the mesh's vertices in the design frame, computed in a
+        fixed order (:mod:`balance3d.numerics`), the same bits on every machine."""
+        rotation, origin = self.design_from_body[:3, :3], self.design_from_body[:3, 3]
+        return numerics.matmul(np.asarray(self.mesh.vertices, dtype=float), rotation.T) + origin
+
     def design_mesh(self) -> trimesh.Trimesh:
-        """The mesh in its design frame, as drawn (for export)."""
-        return self.mesh.copy().apply_transform(self.design_from_body)
+        """The mesh in its design frame, as drawn (for export): a new mesh holding
+        :meth:`design_vertices` and the body mesh's faces."""
+        return trimesh.Trimesh(self.design_vertices(), np.array(self.mesh.faces),
+                               process=False)
 
 
 def make_part(
@@ -92,44 +104,57 @@ def make_part(
     """Build a :class:`Part` from a design-frame mesh and collision pieces.
 
     The mass is ``mass`` when given (kg; the density is then mass / volume),
-    otherwise ``material.density * volume``.  Centre of mass and the full inertia
-    tensor come from the mesh (trimesh's mass properties); the body frame is the
-    principal frame.
+    otherwise ``material.density * volume``.  Volume, centre of mass and the full
+    inertia tensor come from the mesh's vertices and faces by exactly summed
+    polyhedral integrals (:mod:`balance3d.meshes.mass`); the body frame is the
+    principal frame (:func:`principal_frame`).  Every result depends only on the
+    bits of the mesh, not on the CPU or a library's version.
     """
     if not mesh.is_watertight:
         raise ValueError(f"part {name!r}: mesh is not watertight")
-    volume = float(mesh.volume)
+    vertices = np.array(mesh.vertices, dtype=float)
+    faces = np.array(mesh.faces, dtype=np.int64)
+    volume, centre, unit_tensor = mass_properties(vertices, faces)
     if not volume > 0.0:
         raise ValueError(f"part {name!r}: mesh volume must be positive, got {volume}")
-    if mass is not None and not (np.isfinite(mass) and mass > 0.0):
+    if mass is not None and not (math.isfinite(mass) and mass > 0.0):
         raise ValueError(f"part {name!r}: mass must be a positive number of kg, got {mass}")
     density = mass / volume if mass is not None else material.density
-    props = trimesh.Trimesh(mesh.vertices, mesh.faces, process=False)
-    props.density = density
-    com = np.asarray(props.center_mass, dtype=float)
-    tensor = np.asarray(props.moment_inertia, dtype=float)
-    off = tensor - np.diag(np.diag(tensor))
-    if np.abs(off).max() <= PRINCIPAL_AXIS_TOLERANCE * np.abs(tensor).max():
-        rotation = np.eye(3)
-        moments = np.diag(tensor).copy()
-    else:
-        moments, vectors = np.linalg.eigh(tensor)
-        if np.linalg.det(vectors) < 0:
-            vectors[:, 2] = -vectors[:, 2]
-        rotation = vectors.T
-    body_from_design = np.eye(4)
-    body_from_design[:3, :3] = rotation
-    body_from_design[:3, 3] = -rotation @ com
-    body_mesh = mesh.copy().apply_transform(body_from_design)
-    body_shapes = tuple(transform_shape(s, body_from_design) for s in shapes)
+    moments, rotation = principal_frame(unit_tensor * density)
+    body = numerics.matmul(vertices - centre, rotation.T)
+    design_from_body = np.eye(4)
+    design_from_body[:3, :3] = rotation.T
+    design_from_body[:3, 3] = centre
     return Part(
         name=name,
-        mesh=body_mesh,
-        shapes=body_shapes,
+        mesh=trimesh.Trimesh(body, faces, process=False),
+        shapes=tuple(transform_shape(s, rotation, -centre) for s in shapes),
         mass=float(density * volume),
         inertia=moments,
-        design_from_body=np.linalg.inv(body_from_design),
+        design_from_body=design_from_body,
         material=material,
         static=static,
         params=dict(params or {}),
     )
+
+
+def principal_frame(tensor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Principal moments (3,) and the rotation (3, 3) whose rows are the principal
+    axes (design coordinates) of the inertia ``tensor`` (3, 3), kg m^2.
+
+    When every off-diagonal term is within :data:`PRINCIPAL_AXIS_TOLERANCE` of the
+    largest term, the design axes are kept (moments: the diagonal, in design axis
+    order); otherwise the axes come from :func:`balance3d.numerics.symmetric_eigen3`
+    (moments ascending, a right-handed frame), turned half a turn about the first
+    when need be so that the first and last axes each have their largest component
+    positive (a flat part drawn in xy keeps +z as its last axis)."""
+    tensor = np.asarray(tensor, dtype=float)
+    largest = float(np.abs(tensor).max())
+    off = max(abs(float(tensor[0, 1])), abs(float(tensor[0, 2])), abs(float(tensor[1, 2])))
+    if off <= PRINCIPAL_AXIS_TOLERANCE * largest:
+        return np.array([tensor[0, 0], tensor[1, 1], tensor[2, 2]]), np.eye(3)
+    moments, vectors = numerics.symmetric_eigen3(tensor)
+    last = vectors[:, 2]
+    if last[max(range(3), key=lambda r: (abs(last[r]), -r))] < 0.0:
+        vectors[:, 1:] = -vectors[:, 1:]
+    return moments, np.ascontiguousarray(vectors.T)

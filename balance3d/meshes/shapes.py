@@ -6,11 +6,14 @@ a tuple of such pieces (a compound).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-import trimesh
-from scipy.spatial.transform import Rotation
+
+from balance3d import numerics
+from balance3d.meshes.mass import volume as mesh_volume
+from balance3d.meshes.solids import triangles
 
 IDENTITY_QUAT = (0.0, 0.0, 0.0, 1.0)
 
@@ -25,7 +28,8 @@ class Box:
 
     @property
     def volume(self) -> float:
-        return float(8.0 * np.prod(self.half_extents))
+        hx, hy, hz = self.half_extents
+        return 8.0 * hx * hy * hz
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,7 @@ class Cylinder:
 
     @property
     def volume(self) -> float:
-        return float(np.pi * self.radius**2 * self.height)
+        return math.pi * self.radius**2 * self.height
 
 
 @dataclass(frozen=True)
@@ -52,39 +56,56 @@ class Sphere:
 
     @property
     def volume(self) -> float:
-        return float(4.0 / 3.0 * np.pi * self.radius**3)
+        return 4.0 / 3.0 * math.pi * self.radius**3
 
 
 @dataclass(frozen=True)
 class Hull:
-    """Convex hull of ``vertices`` ((n, 3) metres, in the hull's own frame)."""
+    """Convex polyhedron: ``vertices`` ((n, 3) metres, in the hull's own frame) and
+    ``faces``, its convex planar faces, each a tuple of vertex indices
+    counter-clockwise seen from outside.  The engine's hull file lists exactly
+    these (see :mod:`balance3d.physics.hulls`)."""
 
     vertices: tuple[tuple[float, float, float], ...]
+    faces: tuple[tuple[int, ...], ...]
     position: tuple[float, float, float] = (0.0, 0.0, 0.0)
     orientation: tuple[float, float, float, float] = IDENTITY_QUAT
 
+    def __post_init__(self) -> None:
+        n = len(self.vertices)
+        if not self.faces or any(len(f) < 3 or not all(0 <= k < n for k in f)
+                                 for f in self.faces):
+            raise ValueError("a hull needs faces of at least 3 indices into its vertices")
+
     @property
     def volume(self) -> float:
-        return float(trimesh.convex.convex_hull(np.asarray(self.vertices)).volume)
+        return mesh_volume(np.asarray(self.vertices, dtype=float), triangles(self.faces))
 
 
 Shape = Box | Cylinder | Sphere | Hull
 
 
-def _pose_matrix(position, orientation) -> np.ndarray:
-    m = np.eye(4)
-    m[:3, :3] = Rotation.from_quat(orientation).as_matrix()
-    m[:3, 3] = position
-    return m
+def hull_of(vertices: np.ndarray, faces) -> Hull:
+    """A :class:`Hull` of ``vertices`` (n, 3) and ``faces`` (polygons), as plain
+    tuples."""
+    return Hull(tuple(tuple(float(x) for x in v) for v in np.asarray(vertices).tolist()),
+                tuple(tuple(int(k) for k in f) for f in faces))
 
 
-def transform_shape(shape: Shape, transform: np.ndarray) -> Shape:
-    """The same piece seen from another frame: ``transform`` (4, 4) maps old to new.
-    A hull's pose is baked into its vertices, so hulls always sit at the identity."""
-    m = transform @ _pose_matrix(shape.position, shape.orientation)
+def transform_shape(shape: Shape, rotation: np.ndarray, translation) -> Shape:
+    """The same piece seen from another frame, whose coordinates are
+    ``rotation @ (x + translation)`` of the old ones (``rotation`` (3, 3), proper;
+    ``translation`` (3,) metres), computed in a fixed order (:mod:`numerics`).  A
+    hull's pose is baked into its vertices, so hulls always sit at the identity."""
+    rotation = np.asarray(rotation, dtype=float)
+    translation = np.asarray(translation, dtype=float)
+    turn = numerics.quat_matrix(shape.orientation)
     if isinstance(shape, Hull):
-        vertices = np.asarray(shape.vertices) @ m[:3, :3].T + m[:3, 3]
-        return Hull(tuple(map(tuple, vertices.tolist())))
-    quat = Rotation.from_matrix(m[:3, :3]).as_quat()
-    return replace(shape, position=tuple(float(v) for v in m[:3, 3]),
+        own = numerics.matmul(np.asarray(shape.vertices, dtype=float), turn.T)
+        moved = numerics.matmul((own + np.asarray(shape.position, float)) + translation,
+                                rotation.T)
+        return hull_of(moved, shape.faces)
+    position = numerics.matmul(rotation, np.asarray(shape.position, float) + translation)
+    quat = numerics.quat_from_matrix(numerics.matmul(rotation, turn))
+    return replace(shape, position=tuple(float(v) for v in position),
                    orientation=tuple(float(v) for v in quat))

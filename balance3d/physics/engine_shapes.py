@@ -30,6 +30,7 @@ from balance3d.physics.quiet import quiet_output
 with quiet_output():
     import pybullet
 
+from balance3d.meshes import solids
 from balance3d.meshes.part import Part
 from balance3d.meshes.shapes import Box, Cylinder, Sphere
 from balance3d.physics.errors import WorldError
@@ -47,7 +48,9 @@ def collision_shape_args(part: Part, settings: PhysicsSettings) -> dict:
     primitives (their margin lies inside them), convex hulls as mesh pieces shrunk
     by the collision margin (Bullet adds a hull's margin outside it, so the shrunk
     hull collides at the part's true surface).  With ``polyhedral_contacts``,
-    boxes and hulls are unshrunk polyhedra with Bullet's polyhedral features.
+    boxes and hulls are unshrunk polyhedra with Bullet's polyhedral features.  A
+    hull's file lists the piece's own vertices and faces (:mod:`hulls`), so these
+    arguments and the files they name depend only on the part's bits.
 
     Returns the keyword arguments of pybullet's ``createCollisionShapeArray`` (engine
     units), so the World and a bare pybullet loop build identical shapes.
@@ -70,18 +73,17 @@ def collision_shape_args(part: Part, settings: PhysicsSettings) -> dict:
         else:
             types.append(pybullet.GEOM_MESH)
             if isinstance(piece, Box):
-                vertices = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1)
-                                     for z in (-1, 1)], float) * piece.half_extents
+                vertices, faces = solids.box(piece.half_extents)
             else:
-                vertices = np.asarray(piece.vertices, float)
+                vertices, faces = np.asarray(piece.vertices, float), piece.faces
             if poly:
                 flag = pybullet.URDF_INITIALIZE_SAT_FEATURES
             else:
                 try:
-                    vertices = shrink_hull(vertices, s.collision_margin)
+                    vertices = shrink_hull(vertices, faces, s.collision_margin)
                 except ValueError as exc:
                     raise WorldError(f"part {part.name!r}: {exc}") from None
-            fname = hull_obj_path(vertices * c)
+            fname = hull_obj_path(vertices * c, faces)
         radii.append(radius)
         halves.append(half)
         lengths.append(length)

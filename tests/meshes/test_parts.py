@@ -225,7 +225,8 @@ def test_tilted_part_gets_principal_axes():
     mesh, _ = builders.box((0.1, 0.02, 0.01))
     turn = trimesh.transformations.rotation_matrix(0.3, (0, 0, 1))
     mesh.apply_transform(turn)
-    part = make_part("turned", mesh, (Hull(tuple(map(tuple, mesh.vertices))),), WOOD)
+    part = make_part("turned", mesh, (Hull(tuple(map(tuple, mesh.vertices)),
+                                           tuple(map(tuple, mesh.faces))),), WOOD)
     assert sorted(part.mesh.extents) == pytest.approx([0.01, 0.02, 0.1], rel=1e-9)
     m = part.mass
     assert sorted(part.inertia) == pytest.approx(

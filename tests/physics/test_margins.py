@@ -92,7 +92,8 @@ EDGE_ROUNDING = math.sqrt(2.0) - 1.0
 WOOD = TRIBALANCE.materials["wood"]
 PROBE = make_part("probe", *builders.sphere(PROBE_RADIUS), WOOD)
 TABLE_MESH = builders.box((2 * TABLE_HALF, 2 * TABLE_HALF, 0.02))[0]
-TABLE = make_part("table", TABLE_MESH, (Hull(tuple(map(tuple, TABLE_MESH.vertices))),), WOOD,
+TABLE = make_part("table", TABLE_MESH, (Hull(tuple(map(tuple, TABLE_MESH.vertices)),
+                                              tuple(map(tuple, TABLE_MESH.faces))),), WOOD,
                   static=True)
 
 
