@@ -178,13 +178,9 @@ def run(args: argparse.Namespace) -> int:
             "scene": {"name": scene.name, "digest": scene.digest},
             "players": [dataclasses.asdict(p) for p in seats]})
 
-    scene_file = None
-    if args.scene is not None and (Path(args.scene).suffix == ".toml"
-                                   or Path(args.scene).exists()):
-        scene_file = args.scene
     state = new_game(args.game, players=seats, seed=seed, scene=scene, variant=variant)
     bots = [make_bot(n, seed, seat) for seat, n in enumerate(names)]
-    recorder = rec.Recorder(state, scene_file)
+    recorder = rec.Recorder(state)
     players_json = [{"name": p.name, "bot": p.bot} for p in state.players]
 
     def show(index: int, entry: dict) -> None:
