@@ -44,15 +44,18 @@ def record_scene(record: Record, base: Path | None = None, *,
 
 
 def restore(record: Record, scene: Scene, after: int | None = None,
-            players: Sequence[Player] | None = None) -> State:
+            players: Sequence[Player] | None = None,
+            table: dict[str, Any] | None = None) -> State:
     """The game as ``record`` kept it after its first ``after`` turns (default:
     all), bit for bit (its ``to_dict()`` is the original's), with no physics run.
-    ``players`` replaces the recorded seats (to change who plays them)."""
+    ``players`` replaces the recorded seats (to change who plays them); ``table``
+    is that kept state already decoded (:meth:`Record.table
+    <balance3d.record.Record.table>`), when the caller has it."""
     after = len(record.actions) if after is None else after
     cls = get_game(record.game).state_class
     return cls.from_table(scene, list(players or record.players), record.seed,
-                          record.variant, record.table(after), record.history(after),
-                          record.events(after))
+                          record.variant, record.table(after) if table is None else table,
+                          record.history(after), record.events(after))
 
 
 def resume(record: Record, scene: Scene, players: Sequence[Player] | None = None) -> Recorder:

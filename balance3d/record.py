@@ -53,7 +53,7 @@ from typing import Any
 
 from balance3d import __version__, jsonio
 from balance3d import record_states as kept
-from balance3d.fields import FieldError, Spec, check_object, short
+from balance3d.fields import FieldError, Spec, check_object, line_break, short
 from balance3d.games.base import (Action, Player, RecordError, State, Turn, Verdict,
                                   action_from_dict, scene_ref)
 
@@ -304,18 +304,23 @@ def parse_record(data: Any) -> Record:
         raise RecordError("a record must be a JSON object")
     try:
         fmt = data.get("format")
+        if isinstance(fmt, int) and not isinstance(fmt, bool):
+            if fmt > FORMAT:
+                raise FieldError("format", f"record format {fmt} is newer than this "
+                                           f"balance3d reads ({FORMAT}); upgrade balance3d")
+            if fmt < OLDEST_FORMAT:
+                version = data.get("balance3d")
+                if not isinstance(version, str) or line_break(version) is not None:
+                    version = short(version)
+                raise FieldError("format", f"record format {fmt} (balance3d "
+                                           f"{version}) is older than "
+                                           f"this balance3d reads ({OLDEST_FORMAT} to "
+                                           f"{FORMAT}): its verdicts follow older rule "
+                                           f"readings; simulate the game again")
         states = isinstance(fmt, int) and fmt >= 3
         check_object(data, _TOP_STATES if states else _TOP, "", label="record")
         if data["seed"] < 0:
             raise FieldError("seed", f"must be a non-negative integer, got {data['seed']}")
-        if fmt > FORMAT:
-            raise FieldError("format", f"record format {fmt} is newer than this "
-                                       f"balance3d reads ({FORMAT}); upgrade balance3d")
-        if fmt < OLDEST_FORMAT:
-            raise FieldError("format", f"record format {fmt} (balance3d "
-                                       f"{data['balance3d']}) is older than this balance3d "
-                                       f"reads ({OLDEST_FORMAT} to {FORMAT}): its verdicts "
-                                       f"follow older rule readings; simulate the game again")
         check_object(data["scene"], _SCENE if states else _SCENE_2, "scene")
         players = []
         for i, p in enumerate(data["players"]):
