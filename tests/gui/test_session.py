@@ -469,6 +469,10 @@ def test_an_older_record_opens_by_playing_it_again_and_says_where_it_diverges(tm
         while s.next_action() is not None:
             pass
         assert rec.dumps(s.recorder.record()) == rec.dumps(data)
+    with Session.load(path) as s:                      # saved again where it was: format 3
+        s.save(path)
+    assert path.read_text() == rec.dumps(data)
+    path.write_text(rec.dumps(_format_2(data)))
     first_drop = next(i for i, t in enumerate(data["turns"]) if t["action"]["type"] == "drop")
     data["turns"][first_drop]["verdict"]["settles"] += 1            # not what physics says
     path.write_text(rec.dumps(_format_2(data)))
