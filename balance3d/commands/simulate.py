@@ -26,6 +26,8 @@ of the same game, variant, scene (name and content digest), seed and players is
 refused at once (``--force`` replaces such a file).  The record is written
 atomically; an existing file is kept unless it already holds the very same bytes
 (then it is left as is) or ``--force`` is given.
+The record keeps the table's state after every turn, and the content of a scene
+given by path (it opens where that file is not; see :mod:`balance3d.record`).
 The summary ends with the result: who won and why, who went out and when, and what
 the ranking follows when it is not the order of the scores.
 """

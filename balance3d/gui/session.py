@@ -10,6 +10,10 @@ anything about the game: the same seed, seats, bots and human actions give the
 same record, byte for byte, at any speed and frame rate, as ``balance3d simulate``
 (:func:`balance3d.play.play`) gives.
 
+A loaded game is restored from the state its record kept after the last turn,
+and a replay shows the states the record kept after each turn: neither runs any
+physics to open (:func:`balance3d.play.restore`).
+
 Bots keep their own seeded generators from one move to the next, as in
 ``simulate``.  Undo puts them back as they were before the undone action, so a
 repeated move meets the same replies; a loaded game starts its bots afresh (a
