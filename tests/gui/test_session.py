@@ -323,7 +323,15 @@ def test_load_restores_the_last_kept_state_and_goes_on_identically(tmp_path, hum
             run_until(session, lambda: session.running is None)
         assert loaded.state.to_json() == s.state.to_json()
         loaded.save(path)                                # an earlier record of this game
-    assert cli_main(["replay", str(path), "--verify", "--quiet"]) == 0
+        grown = path.read_text()
+        # undo goes back to the state the game was loaded in, and its record
+        while loaded.can_undo():
+            loaded.undo()
+        assert loaded.recorder.record() == rec.load_record(again).data
+        loaded.submit(drop)                              # and on again, the same way
+        run_until(loaded, lambda: loaded.running is None)
+        assert rec.dumps(loaded.recorder.record()) == grown
+    assert cli_main(["replay", str(path), "--verify", "--strict", "--quiet"]) == 0
 
 
 def test_load_can_seat_other_bots(tmp_path, human_first):
