@@ -39,6 +39,7 @@ from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
                                      action_to_dict, action_type)
 from balance3d.games.errors import GameError, RecordError
 from balance3d.games.turn import Turn, run_to_end
+from balance3d.physics.caches import caches_on
 from balance3d.physics.weld_state import WeldState
 from balance3d.physics.bodies import BodyState, Snapshot
 from balance3d.physics.world import World
@@ -420,14 +421,16 @@ def scene_ref(scene: Scene) -> dict[str, Any]:
     content (:attr:`Scene.data`), too for any other scene, so that it opens on a
     machine without its file."""
     ref: dict[str, Any] = {"name": scene.name, "digest": scene.digest}
-    if not _is_bundled(scene.name, scene.digest):
+    bundled = _is_bundled if caches_on() else _is_bundled.__wrapped__
+    if not bundled(scene.name, scene.digest):
         ref["data"] = scene.data
     return ref
 
 
 @lru_cache(maxsize=64)
 def _is_bundled(name: str, digest: str) -> bool:
-    """True when the bundled scene ``name`` exists and has ``digest``."""
+    """True when the bundled scene ``name`` exists and has ``digest`` (kept per name
+    and digest while the caches are on: a clone names its scene at every move)."""
     if name not in list_scenes():
         return False
     try:
