@@ -247,19 +247,19 @@ class Record:
         one opens only by playing its actions again."""
         return self.data["format"] >= 3
 
-    def tables(self, upto: int | None = None) -> list[dict[str, Any]]:
-        """The kept table states, decoded: after the setup, then after each of the
-        first ``upto`` turns (default all), ``upto + 1`` of them."""
+    def tables(self) -> list[dict[str, Any]]:
+        """The kept table states, decoded: after the setup, then after each turn."""
         if not self.keeps_states:
             raise RecordError(f"a record of format {self.data['format']} keeps no states")
-        turns = self.data["turns"][:len(self.data["turns"]) if upto is None else upto]
         out = [kept.decode(self.data["start"], None, "start")]
-        for i, turn in enumerate(turns):
+        for i, turn in enumerate(self.data["turns"]):
             out.append(kept.decode(turn["state"], out[-1], f"turns[{i}].state"))
         return out
 
     def table(self, after: int) -> dict[str, Any]:
         """The table state kept after the first ``after`` turns (0: the start)."""
+        if not self.keeps_states:
+            raise RecordError(f"a record of format {self.data['format']} keeps no states")
         table = kept.decode(self.data["start"], None, "start")
         for i, turn in enumerate(self.data["turns"][:after]):
             table = kept.decode(turn["state"], table, f"turns[{i}].state")

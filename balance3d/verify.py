@@ -62,13 +62,15 @@ IDENTICAL, WITHIN, DIFFERENT = "identical", "within tolerance", "different"
 @dataclass(frozen=True)
 class Finding:
     """One place where a re-judged turn differs: ``where`` (``turns[3].verdict.x``),
-    ``text`` saying how, whether it is ``within`` tolerance, and for a number
-    within tolerance its difference relative to the tolerance (``ratio``, 0..1)."""
+    ``text`` saying how, whether it is ``within`` tolerance, and for a number with
+    a unit its difference relative to the tolerance (``ratio``) and in words
+    (``amount``, ``"0.034 s"``)."""
 
     where: str
     text: str
     within: bool
     ratio: float = 0.0
+    amount: str = ""
 
 
 @dataclass
@@ -118,12 +120,22 @@ def compare(recorded: Any, rejudged: Any, where: str, unit: str | None,
     elif unit is not None and type(recorded) is float and type(rejudged) is float:
         factor, shown, tolerance = UNITS[unit]
         diff = abs(recorded - rejudged) * factor
+        amount = f"{diff:.3g} {shown}"
         out.append(Finding(where, f"recorded {recorded!r}, re-judged {rejudged!r} "
-                                  f"({diff:.3g} {shown})", diff <= tolerance,
-                           diff / tolerance))
+                                  f"({amount})", diff <= tolerance, diff / tolerance, amount))
     else:
         out.append(Finding(where, f"recorded {short(recorded)}, re-judged {short(rejudged)}",
                            False))
+
+
+def compare_fields(recorded: dict[str, Any], rejudged: dict[str, Any], where: str,
+                   units: dict[str, str], out: list[Finding]) -> None:
+    """:func:`compare` of two objects field by field, each field with its unit in
+    ``units`` (none: exactly); a field only one of them has differs."""
+    compare({k: v for k, v in recorded.items() if k not in rejudged},
+            {k: v for k, v in rejudged.items() if k not in recorded}, where, None, out)
+    for key in sorted(set(recorded) & set(rejudged)):
+        compare(recorded[key], rejudged[key], f"{where}.{key}", units.get(key), out)
 
 
 def verdict_units(verdict: Any) -> dict[str, str]:
@@ -173,15 +185,7 @@ def check_turn(record: Record, scene: Scene, index: int, before: dict[str, Any],
         return check, None
     rejudged = json.loads(json.dumps(verdict.to_dict()))
     units = verdict_units(verdict)
-    recorded = turn["verdict"]
-    for key in sorted(set(recorded) | set(rejudged)):
-        if key in recorded and key in rejudged:
-            compare(recorded[key], rejudged[key], f"{where}.verdict.{key}", units.get(key),
-                    check.findings)
-        else:
-            compare({key: recorded[key]} if key in recorded else {},
-                    {key: rejudged[key]} if key in rejudged else {}, f"{where}.verdict",
-                    None, check.findings)
+    compare_fields(turn["verdict"], rejudged, f"{where}.verdict", units, check.findings)
     new_events = json.loads(json.dumps([e.to_dict() for e in state.events[len(events):]]))
     compare(turn["events"], new_events, f"{where}.events", None, check.findings)
     table = json.loads(json.dumps(state.table_dict()))
@@ -208,9 +212,8 @@ def check_outcome(record: Record, state: Any) -> list[Finding]:
     out: list[Finding] = []
     if isinstance(recorded, dict) and isinstance(rejudged, dict):
         unit = get_game(record.game).score_unit
-        for key in sorted(set(recorded) | set(rejudged)):
-            compare({key: recorded.get(key)}, {key: rejudged.get(key)}, "outcome",
-                    unit if key == "scores" else None, out)
+        compare_fields(recorded, rejudged, "outcome", {} if unit is None else {"scores": unit},
+                       out)
     else:
         compare(recorded, rejudged, "outcome", None, out)
     return out
@@ -254,8 +257,8 @@ class Report:
         largest = ""
         if within:
             top = max(within, key=lambda f: f.ratio)
-            largest = f" (largest: {top.where} {top.text.rpartition('(')[2].rstrip(')')})" \
-                if top.ratio > 0 else f" (the bits of {top.where})"
+            largest = f" (largest: {top.where} {top.amount})" if top.amount \
+                else f" (the bits of {top.where})"
         text = (f"verify: {len(self.turns)} turns: {self.count(IDENTICAL)} identical, "
                 f"{self.count(WITHIN)} {WITHIN}{largest}, {self.count(DIFFERENT)} {DIFFERENT}")
         if any(not f.within for f in self.outcome):
@@ -280,4 +283,5 @@ def verify_turns(record: Record, scene: Scene) -> Report:
 
 __all__ = ["ANGLE_TOLERANCE_DEG", "DIFFERENT", "Finding", "IDENTICAL", "LENGTH_TOLERANCE_MM",
            "Report", "TIME_TOLERANCE_S", "TOLERANCES", "TurnCheck", "UNITS", "WITHIN",
-           "check_outcome", "check_turn", "compare", "verdict_units", "verify_turns"]
+           "check_outcome", "check_turn", "compare", "compare_fields", "verdict_units",
+           "verify_turns"]
