@@ -148,3 +148,16 @@ def test_a_format_2_record_is_played_again_and_a_divergence_gets_one_line(tmp_pa
         f"turns[{i}].verdict.coins_won: recorded ")
     assert cli.main(["replay", str(path), "--verify", "--quiet"]) == 1
     assert f"turns[{i}].verdict.coins_won: recorded" in capsys.readouterr().err
+
+
+#: bytes, the most a record of a whole 4-player Tower game may take.
+TOWER_4_LIMIT = 4 * 1024 * 1024
+
+
+def test_a_whole_4_player_tower_record_stays_under_4_mib(tmp_path):
+    path = tmp_path / "tower4.json"
+    assert cli.main(["simulate", "tower", "--players", "4", "--bots", "random", "--seed", "0",
+                     "--record", str(path), "--quiet"]) == 0
+    record = rec.load_record(path)
+    assert record.data["outcome"] is not None and len(record.actions) > 100
+    assert path.stat().st_size < TOWER_4_LIMIT
