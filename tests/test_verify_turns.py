@@ -145,3 +145,19 @@ def test_strict_and_from_start_need_verify(solo, capsys):
     for option in ("--strict", "--from-start"):
         assert cli.main(["replay", str(path), option]) == 2
         assert capsys.readouterr().err.strip().endswith(f"{option}: only with --verify")
+
+
+def test_measured_scores_compare_within_their_unit_and_counted_ones_exactly():
+    from types import SimpleNamespace
+
+    from balance3d.games.base import Outcome
+    recorded = Outcome("all_played", (0.05, 0.03), (1, 2)).to_dict()
+    close = SimpleNamespace(outcome=Outcome("all_played", (0.05 + 5e-5, 0.03), (1, 2)))
+    tower = rec.Record({"game": "tower", "outcome": recorded}, (), ())      # heights, m
+    found = verify.check_outcome(tower, close)
+    assert [(f.where, f.within) for f in found] == [("outcome.scores[0]", True)]
+    tilted = rec.Record({"game": "tilted", "outcome": recorded}, (), ())    # coins
+    assert [f.within for f in verify.check_outcome(tilted, close)] == [False]
+    swapped = SimpleNamespace(outcome=Outcome("all_played", (0.05, 0.03), (2, 1)))
+    assert {f.where for f in verify.check_outcome(tower, swapped)} == {
+        "outcome.ranks[0]", "outcome.ranks[1]", "outcome.winners[0]"}
