@@ -31,8 +31,8 @@ A bundled scene is found by its name and digest; any other scene's resolved cont
 is kept in the record, so that it opens where its file is not.
 
 The header, a kept state and the turns up to it restore the game at that point bit
-for bit (:func:`restore`; its ``to_dict()`` equals the original's), with no physics
-run: opening a record never re-simulates it.  Re-judging a turn from the state kept
+for bit (:func:`balance3d.play.restore`; its ``to_dict()`` equals the original's),
+with no physics run: opening a record never re-simulates it.  Re-judging a turn from the state kept
 before it checks the simulator (:mod:`balance3d.verify`); replaying every action
 from the start (:func:`balance3d.play.replay`) and comparing the records
 (:func:`diff_records`) checks it bit for bit.
@@ -439,6 +439,6 @@ def player_label(player: dict[str, Any] | Player) -> str:
     return f"{p['name']} [{p['bot'] or 'human'}]"
 
 
-__all__ = ["FORMAT", "HISTORY_KEYS", "OLDEST_FORMAT", "Record", "Recorder", "describe_action", "diff_records", "dumps",
-           "load_record", "load_script", "parse_record", "player_label", "read_json",
-           "write_record"]
+__all__ = ["FORMAT", "HISTORY_KEYS", "OLDEST_FORMAT", "Record", "Recorder", "describe_action",
+           "diff_records", "dumps", "load_record", "load_script", "parse_record",
+           "player_label", "read_json", "write_record"]

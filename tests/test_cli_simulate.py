@@ -5,8 +5,8 @@ The golden record ``tests/golden/tilted_solo_random_seed3.json`` is a whole solo
 of the random bot (drops, returns, a die roll and purchases).  ``replay --verify
 --from-start --strict`` must reproduce it byte for byte, and ``replay --verify
 --strict`` must re-judge every turn identically from its kept state.  It changes,
-deliberately, whenever the bundled Tilted scene (physics settings included), the rules or the record format change:
-check with ``balance3d replay tests/golden/tilted_solo_random_seed3.json --verify
+deliberately, whenever the bundled Tilted scene (physics settings included), the
+rules or the record format change: check with ``balance3d replay tests/golden/tilted_solo_random_seed3.json --verify
 --ignore-scene-change`` which turns changed, then regenerate it with::
 
     python -m balance3d.cli simulate tilted --variant solo --bots random --seed 3 \\
