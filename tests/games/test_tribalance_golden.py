@@ -6,8 +6,9 @@ ending in a round without a valid turn.  ``replay --verify --from-start --strict
 must reproduce it byte for byte, and ``replay --verify --strict`` must re-judge every
 turn identically from its kept state.  It changes, deliberately, whenever the
 bundled Tri-Ba-Lance scene (physics settings included), the rules or the record
-format change: check with ``balance3d replay tests/golden/tribalance_random_seed3.json --verify
---ignore-scene-change`` which turns changed, then regenerate it with::
+format change: check with ``balance3d replay
+tests/golden/tribalance_random_seed3.json --verify --ignore-scene-change`` which
+turns changed, then regenerate it with::
 
     python -m balance3d.cli simulate tribalance --players 3 --bots random --seed 3 \\
         --record tests/golden/tribalance_random_seed3.json --force
