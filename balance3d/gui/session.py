@@ -23,7 +23,6 @@ than the bots of the game that was saved.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ import numpy as np
 
 from balance3d import play as playing
 from balance3d import record as rec
-from balance3d import record_states as kept
+from balance3d import record_states
 from balance3d.bots import Bot, BotError, make_bot, plays
 from balance3d.games import Player, get_game, new_game
 from balance3d.games.base import (Action, IllegalActionError, RecordError, State, Turn,
@@ -312,7 +311,7 @@ class Session:
             return None
         index = self._replayed
         turn = record.data["turns"][index]
-        self._table = kept.decode(turn["state"], self._table, f"turns[{index}].state")
+        self._table = record_states.decode(turn["state"], self._table, f"turns[{index}].state")
         state = playing.restore(record, self.state.scene, after=index + 1, table=self._table)
         self.recorder = rec.Recorder.resumed(state, record.data["setup"],
                                              record.data["turns"][:index + 1],
