@@ -23,7 +23,9 @@ Units are declared by each game on its verdict dataclasses, as field metadata
 (``field(metadata={"unit": "m"})``; :data:`UNITS` lists them) and read here from
 the verdict the game gives; every float inside such a field has that unit.  The
 outcome's scores have the unit :attr:`Game.score_unit
-<balance3d.games.game.Game.score_unit>` (None: compared exactly).
+<balance3d.games.game.Game.score_unit>` (None: compared exactly).  The setup is
+checked too: a fresh game of the record's seed and seats must log the recorded
+setup events and give the kept start state (its numbers only in their bits).
 """
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ from typing import Any
 from balance3d.fields import short
 from balance3d.games import get_game
 from balance3d.games.base import IllegalActionError, action_to_dict
+from balance3d.play import start_game
 from balance3d.record import Record
 from balance3d.scene import Scene
 
@@ -188,17 +191,34 @@ def check_turn(record: Record, scene: Scene, index: int, before: dict[str, Any],
     compare_fields(turn["verdict"], rejudged, f"{where}.verdict", units, check.findings)
     new_events = json.loads(json.dumps([e.to_dict() for e in state.events[len(events):]]))
     compare(turn["events"], new_events, f"{where}.events", None, check.findings)
+    compare_table(after, state, f"{where}.state", check.findings)
+    return check, state
+
+
+def compare_table(kept: dict[str, Any], state: Any, where: str, out: list[Finding]) -> None:
+    """Append to ``out`` where the table of ``state`` differs from the ``kept`` one:
+    the turn counter, the generator and the non-numbers of the game's state exactly;
+    the numbers of the World and the game's state only in their bits (within)."""
     table = json.loads(json.dumps(state.table_dict()))
     for key in ("turn", "rng", "game_state", "world"):
-        if _bits(after[key], table[key]):
+        if _bits(kept[key], table[key]):
             continue
-        if key == "turn" or key == "rng" or not _numbers_only(after[key], table[key]):
-            compare(after[key], table[key], f"{where}.state.{key}", None, check.findings)
+        if key in ("turn", "rng") or not _numbers_only(kept[key], table[key]):
+            compare(kept[key], table[key], f"{where}.{key}", None, out)
         else:
-            check.findings.append(Finding(f"{where}.state.{key}", "the kept state after "
-                                          "the turn differs in the bits of its numbers",
-                                          True))
-    return check, state
+            out.append(Finding(f"{where}.{key}", "the kept state differs in the bits of its "
+                                                 "numbers", True))
+
+
+def check_setup(record: Record, scene: Scene, start: dict[str, Any]) -> list[Finding]:
+    """Where a fresh game of ``record``'s game, seed and seats differs from the
+    recorded setup events and the kept ``start`` state."""
+    state = start_game(record, scene)
+    out: list[Finding] = []
+    compare(record.data["setup"], json.loads(json.dumps([e.to_dict() for e in state.events])),
+            "setup", None, out)
+    compare_table(start, state, "start", out)
+    return out
 
 
 def check_outcome(record: Record, state: Any) -> list[Finding]:
@@ -221,27 +241,33 @@ def check_outcome(record: Record, state: Any) -> list[Finding]:
 
 @dataclass
 class Report:
-    """Every turn's check and the outcome's findings."""
+    """Every turn's check, and the findings of the setup and of the outcome."""
 
     turns: list[TurnCheck]
     outcome: list[Finding]
+    setup: list[Finding] = field(default_factory=list)
+
+    @property
+    def _others(self) -> list[Finding]:
+        return self.setup + self.outcome
 
     def count(self, result: str) -> int:
         return sum(1 for t in self.turns if t.result == result)
 
     @property
     def failed(self) -> bool:
-        """A turn or the outcome differs (exit status 1)."""
-        return self.count(DIFFERENT) > 0 or any(not f.within for f in self.outcome)
+        """A turn, the setup or the outcome differs (exit status 1)."""
+        return self.count(DIFFERENT) > 0 or any(not f.within for f in self._others)
 
     @property
     def identical(self) -> bool:
-        """Every turn and the outcome identical, bit for bit."""
-        return self.count(IDENTICAL) == len(self.turns) and not self.outcome
+        """Every turn, the setup and the outcome identical, bit for bit."""
+        return self.count(IDENTICAL) == len(self.turns) and not self._others
 
     def lines(self) -> list[str]:
-        """A line per finding of every turn that is not identical, then the outcome's."""
-        out = []
+        """A line per finding of the setup, of every turn that is not identical and of
+        the outcome."""
+        out = [f"{WITHIN if f.within else DIFFERENT}: {f.where}: {f.text}" for f in self.setup]
         for t in self.turns:
             for f in t.findings:
                 out.append(f"{WITHIN if f.within else DIFFERENT}: {f.where}: {f.text}")
@@ -251,9 +277,9 @@ class Report:
 
     def summary(self) -> str:
         """``verify: 53 turns: 50 identical, 3 within tolerance (largest: ...), 0
-        different`` (and the outcome when it differs)."""
+        different`` (and the setup or the outcome when it differs)."""
         within = [f for t in self.turns for f in t.findings if f.within] + \
-            [f for f in self.outcome if f.within]
+            [f for f in self._others if f.within]
         largest = ""
         if within:
             top = max(within, key=lambda f: f.ratio)
@@ -261,6 +287,8 @@ class Report:
                 else f" (the bits of {top.where})"
         text = (f"verify: {len(self.turns)} turns: {self.count(IDENTICAL)} identical, "
                 f"{self.count(WITHIN)} {WITHIN}{largest}, {self.count(DIFFERENT)} {DIFFERENT}")
+        if any(not f.within for f in self.setup):
+            text += "; the setup differs"
         if any(not f.within for f in self.outcome):
             text += "; the outcome differs"
         return text
@@ -268,7 +296,8 @@ class Report:
 
 def verify_turns(record: Record, scene: Scene) -> Report:
     """Re-judge every turn of ``record`` (which keeps its states) in ``scene`` from
-    the state kept before it, and the outcome after the last one."""
+    the state kept before it, the outcome after the last one, and the setup (a
+    fresh game of the same seed and seats against the kept start)."""
     tables = record.tables()
     checks, state = [], None
     for index in range(len(record.actions)):
@@ -278,10 +307,10 @@ def verify_turns(record: Record, scene: Scene) -> Report:
         state = get_game(record.game).state_class.from_table(
             scene, list(record.players), record.seed, record.variant, tables[0], [],
             record.events(0))
-    return Report(checks, check_outcome(record, state))
+    return Report(checks, check_outcome(record, state), check_setup(record, scene, tables[0]))
 
 
 __all__ = ["ANGLE_TOLERANCE_DEG", "DIFFERENT", "Finding", "IDENTICAL", "LENGTH_TOLERANCE_MM",
            "Report", "TIME_TOLERANCE_S", "TOLERANCES", "TurnCheck", "UNITS", "WITHIN",
-           "check_outcome", "check_turn", "compare", "compare_fields", "verdict_units",
+           "check_outcome", "check_setup", "check_turn", "compare_table", "compare", "compare_fields", "verdict_units",
            "verify_turns"]

@@ -161,3 +161,12 @@ def test_measured_scores_compare_within_their_unit_and_counted_ones_exactly():
     swapped = SimpleNamespace(outcome=Outcome("all_played", (0.05, 0.03), (2, 1)))
     assert {f.where for f in verify.check_outcome(tower, swapped)} == {
         "outcome.ranks[0]", "outcome.ranks[1]", "outcome.winners[0]"}
+
+
+def test_a_setup_the_seed_no_longer_gives_is_different(solo, tmp_path, capsys):
+    _, data = solo
+    data = json.loads(json.dumps(data))
+    data["setup"][0]["text"] += "!"
+    code, _, err = verify_cli(data, tmp_path, capsys)
+    assert code == 1 and "different: setup[0].text: recorded " in err
+    assert err.endswith("0 different; the setup differs\n")
