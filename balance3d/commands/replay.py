@@ -14,7 +14,8 @@ record's, and an unfinished game's next move is read from its last kept state.
 
 ``--verify`` re-judges each turn from the state the record kept before it (the
 start, or the state after the previous turn), so a difference stays at the turn
-where it happened.  Each turn is identical (bit for bit), within tolerance (the
+where it happened, and checks that a fresh game of the seed gives the recorded
+setup.  Each turn is identical (bit for bit), within tolerance (the
 verdict's lengths, angles and times differ by at most the tolerances of
 :mod:`balance3d.verify`, everything else the same) or different; every turn that
 is not identical gets a line, and a summary ends it: ``verify: 53 turns: 50
