@@ -22,16 +22,21 @@ import os
 from pathlib import Path
 from typing import Any
 
-#: bytes, largest JSON file read (a record takes about 3.5 kB per turn: a 4-player
-#: game of 60 turns is 190 kB).
+#: bytes, largest JSON file read: four times the largest record measured (a
+#: 4-player Tower game of the random bot, 122 turns with the table's state kept after
+#: each, is about 1.3 MB; the README lists the sizes).
 MAX_BYTES = 16 * 1024 * 1024
 #: count, most brackets and commas in a file (canonical records hold one per about
-#: 36 bytes); parsed, each costs up to about a hundred bytes of memory.
+#: 30 bytes, so a record of MAX_BYTES stays under it); parsed, each costs up to
+#: about a hundred bytes of memory.
 MAX_VALUES = 1_000_000
-#: levels, deepest nesting of lists and objects (a record nests 7 levels).
+#: levels, deepest nesting of lists and objects (a record nests 8 levels, a
+#: non-bundled scene's content kept in it a few more).
 MAX_DEPTH = 32
-#: characters, longest string or object key (names, event texts).
-MAX_STRING = 1024
+#: characters, longest string or object key: names and event texts, and in a
+#: record's kept states a welded pair's contacts packed as base64 (107 characters
+#: per contact; the most measured, 15 contacts, take 1600): room for 150 contacts.
+MAX_STRING = 16384
 
 
 class JsonFileError(ValueError):

@@ -1,5 +1,6 @@
-"""Playing games: bots and scripts taking turns (:func:`play`), and records played
-again (:func:`replay`), each action recorded by a
+"""Playing games: bots and scripts taking turns (:func:`play`), records opened at a
+kept state (:func:`restore`, :func:`resume`: no physics runs) and records played
+again from their first action (:func:`replay`), each action recorded by a
 :class:`~balance3d.record.Recorder`."""
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from balance3d.bots import BotError
-from balance3d.games import new_game
-from balance3d.games.base import Action, IllegalActionError, RecordError, State, action_to_dict
-from balance3d.record import Record, Recorder
+from balance3d.games import get_game, new_game
+from balance3d.games.base import (Action, IllegalActionError, Player, RecordError, State,
+                                  action_to_dict, scene_from_ref)
+from balance3d.record import HISTORY_KEYS, Record, Recorder, diff_records
 from balance3d.scene import Scene, load_scene
 
 #: Safety stop: a game that has not ended after this many actions is a bug.
@@ -18,12 +20,14 @@ MAX_ACTIONS = 5000
 
 def record_scene(record: Record, base: Path | None = None, *,
                  ignore_digest: bool = False) -> Scene:
-    """The scene ``record`` was played in: its ``file`` (relative to the current
-    folder, else to ``base``) or the bundled scene of its name.  Raises
-    :class:`RecordError` when that scene's digest differs from the recorded one,
-    unless ``ignore_digest``."""
+    """The scene ``record`` was played in: rebuilt from its kept content, else the
+    bundled scene of its name (a format 2 record may name a ``file``, relative to
+    the current folder, else to ``base``).  Raises :class:`RecordError` when that
+    scene's digest differs from the recorded one, unless ``ignore_digest``."""
     info = record.data["scene"]
-    if "file" in info:
+    if "data" in info:
+        scene = scene_from_ref(info)
+    elif "file" in info:
         candidates = [Path(info["file"])]
         if base is not None and not candidates[0].is_absolute():
             candidates.append(base / info["file"])
@@ -37,6 +41,56 @@ def record_scene(record: Record, base: Path | None = None, *,
             f"(digest {scene.digest[:12]}, recorded {info['digest'][:12]}); its verdicts "
             f"would not replay")
     return scene
+
+
+def restore(record: Record, scene: Scene, after: int | None = None,
+            players: Sequence[Player] | None = None,
+            table: dict[str, Any] | None = None) -> State:
+    """The game as ``record`` kept it after its first ``after`` turns (default:
+    all), bit for bit (its ``to_dict()`` is the original's), with no physics run.
+    ``players`` replaces the recorded seats (to change who plays them); ``table``
+    is that kept state already decoded (:meth:`Record.table
+    <balance3d.record.Record.table>`), when the caller has it."""
+    after = len(record.actions) if after is None else after
+    cls = get_game(record.game).state_class
+    return cls.from_table(scene, list(players or record.players), record.seed,
+                          record.variant, record.table(after) if table is None else table,
+                          record.history(after), record.events(after))
+
+
+def resume(record: Record, scene: Scene, players: Sequence[Player] | None = None) -> Recorder:
+    """A recorder going on with ``record``'s game from its last kept state (no
+    physics run): more actions extend the same record."""
+    state = restore(record, scene, players=players)
+    return Recorder.resumed(state, record.data["setup"], record.data["turns"],
+                            record.data["start"])
+
+
+def opened(record: Record, scene: Scene) -> tuple[Record, str | None]:
+    """``record`` with its kept states, and None; for an older record that keeps
+    none, the record of its actions played again, and one line saying where that
+    differs from the recorded verdicts, events or outcome (None when nowhere).
+    Raises :class:`ReplayError` when a recorded action is illegal on the way."""
+    if record.keeps_states:
+        return record, None
+    try:
+        data = replay(record, scene).record()
+    except ReplayError as exc:
+        raise ReplayError(exc.index, f"format {record.data['format']} record (it keeps no "
+                                     f"states), played again: {exc}") from None
+    differences = diff_records(played(record.data), played(data), limit=1)
+    note = None
+    if differences:
+        note = (f"format {record.data['format']} record (it keeps no states), played "
+                f"again: it diverges at {differences[0]}")
+    return Record(data, record.players, record.actions), note
+
+
+def played(data: dict[str, Any]) -> dict[str, Any]:
+    """What every record format holds of its game: setup, turns, outcome."""
+    return {"setup": data["setup"], "outcome": data["outcome"],
+            "turns": [{key: t[key] for key in (*HISTORY_KEYS, "events")}
+                      for t in data["turns"]]}
 
 
 class ReplayError(RecordError):
@@ -58,7 +112,7 @@ def replay(record: Record, scene: Scene,
     """Play ``record``'s actions again in ``scene``; returns the recorder holding
     the new record.  ``on_turn(index, entry)`` is called after every action.
     Raises :class:`ReplayError` at the first action that is now illegal."""
-    recorder = Recorder(start_game(record, scene), record.data["scene"].get("file"))
+    recorder = Recorder(start_game(record, scene))
     for i, action in enumerate(record.actions):
         try:
             recorder.apply(action)
@@ -121,5 +175,5 @@ def play(recorder: Recorder, bots: Sequence[Any] = (), script: Sequence[Action] 
             on_turn(len(recorder.turns) - 1, recorder.turns[-1])
 
 
-__all__ = ["MAX_ACTIONS", "ReplayError", "ScriptError", "play", "record_scene", "replay",
-           "start_game"]
+__all__ = ["MAX_ACTIONS", "ReplayError", "ScriptError", "opened", "play", "played", "record_scene",
+           "replay", "restore", "resume", "start_game"]

@@ -223,6 +223,16 @@ def load_scene(name_or_path: str | Path, overrides: dict[str, Any] | None = None
     return _load_cached(*key) if caches_on() else _load(*key)
 
 
+def scene_from_data(data: dict[str, Any], where: str | Path) -> Scene:
+    """The scene whose resolved (merged) content is ``data``, as :attr:`Scene.data`
+    holds it (a record keeps it for a scene that is not bundled), validated as a
+    file is; ``where`` names its origin in errors and is the scene's ``path``.
+    :class:`SceneError` naming the key when ``data`` is not a valid scene."""
+    if not isinstance(data, dict):
+        raise SceneError(f"{where}: a scene's content must be a table")
+    return _validate(_Source(Path(where), {}), json.loads(json.dumps(data)))
+
+
 def _optional_keys(keys: tuple[str, ...], table: dict) -> dict[str, Any]:
     """Keys a scene table takes although the file may leave them out, with the value
     an absent one stands for (None: set only as a whole)."""

@@ -2,11 +2,12 @@
 replays, scripts, and the golden record.
 
 The golden record ``tests/golden/tilted_solo_random_seed3.json`` is a whole solo game
-of the random bot (drops, returns, a die roll and purchases).  ``replay --verify``
-must reproduce it byte for byte.  It changes, deliberately, whenever the bundled
-Tilted scene (physics settings included), the rules or the record format change:
-check with ``balance3d replay tests/golden/tilted_solo_random_seed3.json --verify
---ignore-scene-change`` what changed, then regenerate it with::
+of the random bot (drops, returns, a die roll and purchases).  ``replay --verify
+--from-start --strict`` must reproduce it byte for byte, and ``replay --verify
+--strict`` must re-judge every turn identically from its kept state.  It changes,
+deliberately, whenever the bundled Tilted scene (physics settings included), the
+rules or the record format change: check with ``balance3d replay tests/golden/tilted_solo_random_seed3.json --verify
+--ignore-scene-change`` which turns changed, then regenerate it with::
 
     python -m balance3d.cli simulate tilted --variant solo --bots random --seed 3 \\
         --record tests/golden/tilted_solo_random_seed3.json --force
@@ -84,7 +85,9 @@ def test_replay_verify_passes_on_a_fresh_record_and_fails_on_a_tampered_one(
         game_record, tmp_path, capsys):
     assert cli.main(["replay", str(game_record), "--verify"]) == 0
     out = capsys.readouterr().out
-    assert "result (last_player):" in out and "verify: ok:" in out
+    n = len(json.loads(game_record.read_text())["turns"])
+    assert "result (last_player):" in out
+    assert out.endswith(f"verify: {n} turns: {n} identical, 0 within tolerance, 0 different\n")
 
     data = json.loads(game_record.read_text())
     index = next(i for i, t in enumerate(data["turns"]) if t["action"]["type"] == "drop")
@@ -105,9 +108,12 @@ def test_replay_verify_fails_when_a_recorded_action_is_now_illegal(game_record, 
     bad = tmp_path / "bad.json"
     bad.write_text(rec.dumps(data))
     assert cli.main(["replay", str(bad), "--verify", "--quiet"]) == 1
-    assert "turns[0]: drop by seat" in capsys.readouterr().err
-    assert cli.main(["replay", str(bad), "--quiet"]) == 2
+    assert ("different: turns[0]: drop by seat 1 is now illegal: block '6u-5' is not yours"
+            in capsys.readouterr().err.replace(f"seat {data['turns'][0]['player']}", "seat 1"))
+    assert cli.main(["replay", str(bad), "--verify", "--from-start", "--quiet"]) == 1
     assert "is illegal on replay" in capsys.readouterr().err
+    # Without --verify nothing is played: the record is shown as it is.
+    assert cli.main(["replay", str(bad), "--quiet"]) == 0
 
 
 def test_replay_refuses_a_changed_scene_and_a_malformed_record(game_record, tmp_path,
@@ -118,7 +124,8 @@ def test_replay_refuses_a_changed_scene_and_a_malformed_record(game_record, tmp_
     path.write_text(rec.dumps(data))
     assert cli.main(["replay", str(path), "--verify"]) == 2
     assert "has changed since the record was made" in capsys.readouterr().err
-    assert cli.main(["replay", str(path), "--verify", "--ignore-scene-change", "--quiet"]) == 1
+    assert cli.main(["replay", str(path), "--verify", "--from-start", "--ignore-scene-change",
+                     "--quiet"]) == 1
     assert "scene.digest: recorded" in capsys.readouterr().err
     data = json.loads(game_record.read_text())
     data["turns"][3]["action"]["foo"] = 1
@@ -243,14 +250,23 @@ def test_simulate_refuses_a_bot_that_does_not_play_the_game(capsys, monkeypatch)
 
 
 def test_golden_record_replays_byte_for_byte(capsys):
-    assert cli.main(["replay", str(GOLDEN), "--verify", "--quiet"]) == 0
+    assert cli.main(["replay", str(GOLDEN), "--verify", "--from-start", "--strict",
+                     "--quiet"]) == 0
     record = rec.load_record(GOLDEN)
+    assert record.keeps_states
     replayed = playing.replay(record, playing.record_scene(record)).record()
     assert rec.dumps(replayed) == GOLDEN.read_text()
 
 
-def test_a_scene_file_is_recorded_by_path_and_found_again_by_replay(tmp_path, monkeypatch,
-                                                                     capsys):
+def test_golden_record_is_judged_identically_turn_by_turn_from_its_kept_states(capsys):
+    assert cli.main(["replay", str(GOLDEN), "--verify", "--strict", "--quiet"]) == 0
+    n = len(rec.load_record(GOLDEN).actions)
+    assert capsys.readouterr().out.endswith(
+        f"verify: {n} turns: {n} identical, 0 within tolerance, 0 different\n")
+
+
+def test_a_scene_file_is_kept_in_the_record_and_opens_once_the_file_is_gone(
+        tmp_path, monkeypatch, capsys):
     bundled = balance3d.load_scene("tilted-solo").path
     (tmp_path / "my.toml").write_text(
         f'[scene]\nextends = "{bundled.as_posix()}"\nname = "my-solo"\n')
@@ -258,10 +274,18 @@ def test_a_scene_file_is_recorded_by_path_and_found_again_by_replay(tmp_path, mo
     assert cli.main(["simulate", "tilted", "--scene", "my.toml", "--bots", "random",
                      "--seed", "1", "--record", "g.json", "--quiet"]) == 0
     data = json.loads((tmp_path / "g.json").read_text())
+    mine = balance3d.load_scene(tmp_path / "my.toml")
     assert data["variant"] == "solo" and len(data["players"]) == 1
-    assert data["scene"] == {"name": "my-solo", "file": "my.toml",
-                             "digest": balance3d.load_scene(tmp_path / "my.toml").digest}
-    # From another folder the scene is found next to the record.
+    assert data["scene"] == {"name": "my-solo", "digest": mine.digest, "data": mine.data}
+    (tmp_path / "my.toml").unlink()
+    # opened from elsewhere, without the scene file: rebuilt from the record
     monkeypatch.chdir(tmp_path.parent)
-    assert cli.main(["replay", str(tmp_path / "g.json"), "--verify", "--quiet"]) == 0
-    assert "verify: ok" in capsys.readouterr().out
+    record = rec.load_record(tmp_path / "g.json")
+    scene = playing.record_scene(record)
+    assert scene.digest == mine.digest and scene.parts.keys() == mine.parts.keys()
+    assert cli.main(["replay", str(tmp_path / "g.json"), "--verify", "--strict",
+                     "--quiet"]) == 0
+    n = len(data["turns"])
+    assert capsys.readouterr().out.endswith(f"{n} identical, 0 within tolerance, 0 different\n")
+    state = playing.restore(record, scene)
+    assert state.to_dict()["scene"] == data["scene"]

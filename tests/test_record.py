@@ -19,21 +19,29 @@ def _minimal() -> dict:
     def event() -> dict:
         return {"turn": 0, "player": None, "kind": "roll", "text": "seat 0 starts", "data": {}}
 
+    def kept(turn: int, whole: bool = False) -> dict:
+        """A kept table state of an empty table (written whole, or against the last)."""
+        world = {"time": 0.0, "bodies": [], "contacts": []}
+        if whole:
+            return {"turn": turn, "rng": {"bit_generator": "PCG64"}, "game_state": {},
+                    "world": dict(world, welded=[])}
+        return {"turn": turn, "game_state": {}, "world": world}
+
     return {
         "balance3d": "0.1.0", "format": rec.FORMAT, "game": "tilted", "variant": "basic",
-        "seed": 7, "scene": {"name": "tilted", "digest": "0" * 64},
+        "seed": 7, "scene": {"name": "tilted", "digest": "0" * 64}, "start": kept(0, True),
         "players": [{"seat": 0, "name": "Ann", "bot": None},
                     {"seat": 1, "name": "Bob", "bot": "random"}],
         "setup": [event()],
         "turns": [
-            {"turn": 0, "player": 0, "events": [],
+            {"turn": 0, "player": 0, "events": [], "state": kept(0),
              "action": {"type": "drop", "piece": "p0_block_3", "x": 0.1, "y": 0, "height": 0.01,
                         "yaw": 0.0, "pose": "flat"},
              "verdict": {"kind": "Verdict", "player": 0, "summary": "no tilt"}},
-            {"turn": 0, "player": 0, "events": [event()],
+            {"turn": 0, "player": 0, "events": [event()], "state": kept(1),
              "action": {"type": "choose", "what": "buy", "value": True},
              "verdict": {"kind": "Verdict", "player": 0, "summary": "bought"}},
-            {"turn": 1, "player": 1, "events": [], "action": {"type": "pass"},
+            {"turn": 1, "player": 1, "events": [], "action": {"type": "pass"}, "state": kept(2),
              "verdict": {"kind": "Verdict", "player": 1, "summary": "passed"}},
         ],
         "outcome": None,
@@ -67,6 +75,19 @@ def test_parse_minimal_record_gives_players_and_actions():
     (lambda r: r["players"][1].update(seat=0), "players[1].seat: must be 1"),
     (lambda r: r.update(format=rec.FORMAT + 1), "format: record format"),
     (lambda r: r.update(format=1), "format: record format 1 (balance3d 0.1.0) is older"),
+    (lambda r: r.pop("start"), "record: missing field 'start'"),
+    (lambda r: r["turns"][1].pop("state"), "turns[1]: missing field 'state'"),
+    (lambda r: r["turns"][1]["state"]["world"]["bodies"].append("beam"),
+     "turns[1].state.world.bodies[0]: 'beam' is not a body of the state kept before"),
+    (lambda r: r["turns"][2]["state"]["world"]["bodies"].append(
+        {"name": "beam", "part": "beam", "static": False, "values": "AAAA"}),
+     "turns[2].state.world.bodies[0].values: 3 bytes, not 13 float64 values"),
+    (lambda r: r["turns"][0]["state"]["world"]["contacts"].append(["a", "b", "#"]),
+     "turns[0].state.world.contacts[0][2]: not base64 text"),
+    (lambda r: r["turns"][0]["state"]["world"]["contacts"].append(["a", "b"]),
+     "turns[0].state.world.contacts[0]: the state kept before has no contacts of"),
+    (lambda r: r["start"].pop("rng"), "start: missing field 'rng'"),
+    (lambda r: r.update(format=2), "record: unknown field 'start'"),
     (lambda r: r["players"][0].update(name="Ann\nwins"),
      'players[0].name: must be one line of printable text, got "Ann\\nwins" '
      "(character U+000A)"),
@@ -181,4 +202,5 @@ def test_replay_of_a_record_in_an_older_format_says_so_in_one_line(tmp_path, cap
     assert cli.main(["replay", str(path), "--verify"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "record format 1 (balance3d 0.1.0) is older than this balance3d reads (2)" in err
+    assert ("record format 1 (balance3d 0.1.0) is older than this balance3d reads (2 to 3)"
+            in err)

@@ -19,8 +19,12 @@ action.  It is checked before the window opens: a folder, a missing or unwritabl
 folder, or an existing file that is not an earlier record of the same game (game,
 variant, scene, seed and players; its actions the first ones of this game) is
 refused, and the file is kept.  Ctrl+S saves there too, else to the ``--load`` file,
-else to a file named after the game, seed and time.  A saved game goes
-on with ``--load`` and replays with ``balance3d replay``.
+else to a file named after the game, seed and time.  ``--load FILE`` restores
+a saved game at the state its record kept after the last turn (nothing is
+simulated) and goes on from there; ``--replay FILE`` shows each recorded turn as
+the record kept it, one at a time (no physics runs).  A record of format 2, which
+keeps no states, is played again when opened and refused in one line where it no
+longer plays as recorded.
 
 ``--screenshot FILE.png`` needs no display: it renders offscreen, plays
 ``--turns`` actions at once (``--script`` first, then the bots; without
@@ -119,9 +123,10 @@ def add_parser(subparsers) -> None:
                    help="the game's seed: dice, first player and bots (default 0)")
     p.add_argument("--record", metavar="FILE",
                    help="write the game record (JSON) here after every action")
-    p.add_argument("--load", metavar="FILE", help="go on with a saved game (a record)")
+    p.add_argument("--load", metavar="FILE",
+                   help="go on with a saved game (a record) from its last kept state")
     p.add_argument("--replay", metavar="FILE",
-                   help="step through a record's actions with the physics shown")
+                   help="step through a record's turns, each as it was kept (no physics)")
     p.add_argument("--screenshot", metavar="FILE.png",
                    help="render offscreen (no display needed), save this PNG and exit")
     p.add_argument("--turns", type=int, metavar="N",

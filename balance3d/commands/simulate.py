@@ -26,6 +26,8 @@ of the same game, variant, scene (name and content digest), seed and players is
 refused at once (``--force`` replaces such a file).  The record is written
 atomically; an existing file is kept unless it already holds the very same bytes
 (then it is left as is) or ``--force`` is given.
+The record keeps the table's state after every turn, and the content of a scene
+given by path (it opens where that file is not; see :mod:`balance3d.record`).
 The summary ends with the result: who won and why, who went out and when, and what
 the ranking follows when it is not the order of the scores.
 """
@@ -178,13 +180,9 @@ def run(args: argparse.Namespace) -> int:
             "scene": {"name": scene.name, "digest": scene.digest},
             "players": [dataclasses.asdict(p) for p in seats]})
 
-    scene_file = None
-    if args.scene is not None and (Path(args.scene).suffix == ".toml"
-                                   or Path(args.scene).exists()):
-        scene_file = args.scene
     state = new_game(args.game, players=seats, seed=seed, scene=scene, variant=variant)
     bots = [make_bot(n, seed, seat) for seat, n in enumerate(names)]
-    recorder = rec.Recorder(state, scene_file)
+    recorder = rec.Recorder(state)
     players_json = [{"name": p.name, "bot": p.bot} for p in state.players]
 
     def show(index: int, entry: dict) -> None:

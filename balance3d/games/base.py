@@ -26,6 +26,8 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Generator
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -37,10 +39,11 @@ from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
                                      action_to_dict, action_type)
 from balance3d.games.errors import GameError, RecordError
 from balance3d.games.turn import Turn, run_to_end
+from balance3d.physics.caches import caches_on
 from balance3d.physics.weld_state import WeldState
 from balance3d.physics.bodies import BodyState, Snapshot
 from balance3d.physics.world import World
-from balance3d.scene import Scene, load_scene
+from balance3d.scene import Scene, SceneError, list_scenes, load_scene, scene_from_data
 
 if TYPE_CHECKING:
     from balance3d.games.game import Game
@@ -314,20 +317,16 @@ class State(ABC):
         return type(self).from_dict(json.loads(json.dumps(self.to_dict())), scene=self.scene)
 
     # -- saving ------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready full state: enough to continue the game bit for bit (a
-        :class:`GameError` while a turn runs)."""
+    def table_dict(self) -> dict[str, Any]:
+        """The table's state between turns, JSON-ready: the ``turn`` counter, the
+        generator's state (``rng``), the World snapshot (``world``: settled poses,
+        velocities, welds) and the game's own state (``game_state``).  With the
+        game's header (:meth:`header_dict`), the history and the events it is the
+        whole of :meth:`to_dict` (a :class:`GameError` while a turn runs)."""
         if self._turn is not None:
             raise GameError("a game cannot be saved or cloned while a turn runs")
         snap = self._snapshot
         return {
-            "balance3d": __version__,
-            "game": self.name,
-            "variant": self.variant,
-            "seed": self.seed,
-            "scene": {"name": self.scene.name, "path": str(self.scene.path),
-                      "digest": self.scene.digest},
-            "players": [dataclasses.asdict(p) for p in self.players],
             "turn": self.turn,
             "rng": self.rng.bit_generator.state,
             "world": {"time": snap.time, "bodies": [
@@ -336,46 +335,76 @@ class State(ABC):
                  "linear_velocity": list(b.linear_velocity),
                  "angular_velocity": list(b.angular_velocity)} for b in snap.bodies],
                 "welds": snap.welds.to_dict()},
-            "history": list(self.history),
-            "events": [e.to_dict() for e in self.events],
             "game_state": self._state_dict(),
         }
 
+    def header_dict(self) -> dict[str, Any]:
+        """What does not change during play: version, game, variant, seed, scene
+        (:func:`scene_ref`) and players."""
+        return {"balance3d": __version__, "game": self.name, "variant": self.variant,
+                "seed": self.seed, "scene": scene_ref(self.scene),
+                "players": [dataclasses.asdict(p) for p in self.players]}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready full state: enough to continue the game bit for bit (a
+        :class:`GameError` while a turn runs): :meth:`header_dict`,
+        :meth:`table_dict`, the ``history`` and the ``events``."""
+        return {**self.header_dict(), **self.table_dict(), "history": list(self.history),
+                "events": [e.to_dict() for e in self.events]}
+
     @classmethod
     def from_dict(cls, data: dict[str, Any], scene: Scene | None = None) -> "State":
-        """Rebuild a state saved by :meth:`to_dict`.  The scene is loaded by name
-        (or path) unless given, and must have the saved digest."""
+        """Rebuild a state saved by :meth:`to_dict`.  The scene is rebuilt from its
+        kept content or found by its bundled name (:func:`scene_from_ref`) unless
+        given, and must have the saved digest."""
         try:
             if data["game"] != cls.game.name:
                 raise RecordError(f"saved game is {data['game']!r}, not {cls.game.name!r}")
             if scene is None:
-                scene = _scene_for(data["scene"])
+                scene = scene_from_ref(data["scene"])
             if scene.digest != data["scene"]["digest"]:
                 raise RecordError(f"scene {scene.name!r} has changed since the game was saved "
                                   f"(digest {scene.digest[:12]} != {data['scene']['digest'][:12]})")
             players = [Player(**p) for p in data["players"]]
-            state = cls(scene, players, data["seed"], data["variant"])
-            state.turn = int(data["turn"])
-            state.rng.bit_generator.state = data["rng"]
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, GameError) as exc:
+            raise RecordError(f"saved {cls.game.name} state is malformed: "
+                              f"{type(exc).__name__}: {exc}") from None
+        return cls.from_table(scene, players, data["seed"], data["variant"], data,
+                              data["history"], data["events"])
+
+    @classmethod
+    def from_table(cls, scene: Scene, players: list[Player], seed: int, variant: str,
+                   table: dict[str, Any], history: list[dict[str, Any]],
+                   events: list[dict[str, Any]]) -> "State":
+        """A state of ``scene`` with these seats, seed and variant, at the table
+        state ``table`` (:meth:`table_dict`), with its ``history`` (entries as
+        :attr:`history` holds them) and ``events`` (:meth:`Event.to_dict` each).
+        Builds no World and runs no physics.  :class:`RecordError` on bad data."""
+        try:
+            state = cls(scene, players, seed, variant)
+            state.turn = int(table["turn"])
+            state.rng.bit_generator.state = table["rng"]
             bodies = []
-            for b in data["world"]["bodies"]:
+            for b in table["world"]["bodies"]:
                 if b["part"] not in scene.parts:
                     raise RecordError(f"saved body {b['name']!r} uses unknown part {b['part']!r}")
                 bodies.append(BodyState(b["name"], scene.parts[b["part"]], bool(b["static"]),
                                         tuple(b["position"]), tuple(b["orientation"]),
                                         tuple(b["linear_velocity"]), tuple(b["angular_velocity"])))
             # a state saved without welds is welded from scratch when restored
-            welds = data["world"].get("welds")
+            welds = table["world"].get("welds")
             welds = WeldState() if welds is None else WeldState.from_dict(welds)
             names = {b.name for b in bodies}
             for name in (*welds.welded, *(n for ct in welds.contacts
                                           for n in (ct.body_a, ct.body_b))):
                 if name not in names:
                     raise RecordError(f"saved welds name {name!r}, not a saved body")
-            state._snapshot = Snapshot(tuple(bodies), float(data["world"]["time"]), welds)
-            state.history = list(data["history"])
-            state.events = [Event(**e) for e in data["events"]]
-            state._load_state_dict(data["game_state"])
+            state._snapshot = Snapshot(tuple(bodies), float(table["world"]["time"]), welds)
+            state.history = list(history)
+            state.events = [Event(**e) for e in events]
+            state._load_state_dict(table["game_state"])
             return state
         except RecordError:
             raise
@@ -386,16 +415,66 @@ class State(ABC):
     def to_json(self) -> str:
         """:meth:`to_dict` as canonical JSON text (sorted keys, exact floats)."""
         return json.dumps(self.to_dict(), sort_keys=True, indent=1)
-def _scene_for(info: dict[str, Any]) -> Scene:
-    """The scene a saved game names: by bundled name, else by its saved path."""
-    from balance3d.scene import SceneError
+def scene_ref(scene: Scene) -> dict[str, Any]:
+    """How a saved game names its scene: ``{"name", "digest"}`` for a bundled scene
+    (the bundled file of that name has that digest), and ``"data"``, the resolved
+    content (:attr:`Scene.data`), too for any other scene, so that it opens on a
+    machine without its file."""
+    ref: dict[str, Any] = {"name": scene.name, "digest": scene.digest}
+    bundled = _is_bundled if caches_on() else _is_bundled.__wrapped__
+    if not bundled(scene.name, scene.digest):
+        ref["data"] = scene.data
+    return ref
+
+
+@lru_cache(maxsize=64)
+def _is_bundled(name: str, digest: str) -> bool:
+    """True when the bundled scene ``name`` exists and has ``digest`` (kept per name
+    and digest while the caches are on: a clone names its scene at every move)."""
+    if name not in list_scenes():
+        return False
     try:
-        return load_scene(info["name"])
+        return load_scene(name).digest == digest
     except SceneError:
-        return load_scene(info["path"])
+        return False
+
+
+def scene_from_ref(info: dict[str, Any], where: str = "scene") -> Scene:
+    """The scene :func:`scene_ref` names: rebuilt from its kept ``data``, else the
+    bundled scene of its ``name`` (or, for a state saved by an older balance3d,
+    its ``path``).  Its digest is not checked here.  :class:`RecordError` naming
+    ``where`` when no such scene can be made."""
+    try:
+        if "data" in info:
+            return scene_from_data(info["data"], f"{where}.data")
+        if "path" in info and (Path(info["path"]).is_file()
+                               or info["name"] not in list_scenes()):
+            return load_scene(info["path"])
+        return load_scene(info["name"])
+    except SceneError as exc:
+        raise RecordError(str(exc)) from None
+
+
+def verdict_from_dict(data: dict[str, Any]) -> Verdict:
+    """The :class:`Verdict` whose :meth:`Verdict.to_dict` is ``data`` (its ``kind``
+    names a Verdict subclass of a loaded game); :class:`RecordError` otherwise."""
+    kinds = {}
+    todo = [Verdict]
+    while todo:
+        cls = todo.pop()
+        kinds[cls.__name__] = cls
+        todo.extend(cls.__subclasses__())
+    fields = dict(data)
+    kind = fields.pop("kind", None)
+    if kind not in kinds:
+        raise RecordError(f"unknown verdict kind {kind!r}")
+    try:
+        return kinds[kind](**fields)
+    except TypeError as exc:
+        raise RecordError(f"verdict {kind}: {exc}") from None
 
 
 __all__ = ["ACTION_TYPES", "POSES", "Action", "Choose", "Drop", "Event", "GameError",
            "IllegalActionError", "Outcome", "Pass", "Place", "Player", "RecordError", "State",
            "Turn", "Verdict", "action_from_dict", "action_to_dict", "action_type",
-           "ranks_from_keys", "run_to_end"]
+           "ranks_from_keys", "run_to_end", "scene_from_ref", "scene_ref", "verdict_from_dict"]

@@ -38,6 +38,9 @@ class Game:
         registered name, capitalised.
     experiments : its tuning experiments, name -> ``"module:Class"`` of a
         :class:`~balance3d.tune.experiment.Experiment`.
+    score_unit : the unit of the outcome's scores when they are measured (``"m"``
+        for a height, as :mod:`balance3d.verify` reads units); None for counted
+        scores (coins, points), which verifying compares exactly.
     """
 
     name: str
@@ -52,6 +55,7 @@ class Game:
     release_kind: str
     title: str = ""
     experiments: Mapping[str, str] = field(default_factory=dict)
+    score_unit: str | None = None
     _rules: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:

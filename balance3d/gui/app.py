@@ -381,7 +381,7 @@ class TableApp:
         self._ready_key = None
 
     def next_action(self) -> None:
-        """Replay: play the next recorded action."""
+        """Replay: show the next recorded turn."""
         if self.replaying and self.session.running is None:
             if not self.session.next_action():
                 self.widgets.set_status("the record has no more actions")

@@ -20,9 +20,10 @@ class SessionError(GameError):
     overwriting another game's file ...)."""
 
 
-#: Record fields two records of the same game share (and the seats' names; who
-#: plays a seat, a person or a bot, may change when a game is loaded).
-SAME_GAME = ("format", "game", "variant", "seed", "scene", "setup")
+#: Record fields two records of the same game share (and the scene's name and
+#: digest, and the seats' names; who plays a seat, a person or a bot, may change
+#: when a game is loaded).
+SAME_GAME = ("game", "variant", "seed", "setup")
 
 
 class SaveFiles:
@@ -62,13 +63,22 @@ class SaveFiles:
 
 def earlier_record(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """True when ``old`` is a record of the same game as ``new`` that stopped at or
-    before it (its turns are the first turns of ``new``)."""
+    before it (its turns are the first turns of ``new``).  ``old`` may be of an
+    older format (without kept states): its turns' actions, verdicts and events
+    are compared."""
     if any(old.get(key) != new.get(key) for key in SAME_GAME):
+        return False
+    if any(old["scene"].get(key) != new["scene"].get(key) for key in ("name", "digest")):
         return False
     if [p["name"] for p in old["players"]] != [p["name"] for p in new["players"]]:
         return False
     turns = old["turns"]
-    return len(turns) <= len(new["turns"]) and new["turns"][:len(turns)] == turns
+    if len(turns) > len(new["turns"]):
+        return False
+    if old["format"] == new["format"]:
+        return new["turns"][:len(turns)] == turns and old.get("start") == new.get("start")
+    mine = [{k: v for k, v in t.items() if k != "state"} for t in new["turns"][:len(turns)]]
+    return mine == turns
 
 
 def free_beside(path: Path) -> Path:

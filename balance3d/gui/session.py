@@ -10,6 +10,10 @@ anything about the game: the same seed, seats, bots and human actions give the
 same record, byte for byte, at any speed and frame rate, as ``balance3d simulate``
 (:func:`balance3d.play.play`) gives.
 
+A loaded game is restored from the state its record kept after the last turn,
+and a replay shows the states the record kept after each turn: neither runs any
+physics to open (:func:`balance3d.play.restore`).
+
 Bots keep their own seeded generators from one move to the next, as in
 ``simulate``.  Undo puts them back as they were before the undone action, so a
 repeated move meets the same replies; a loaded game starts its bots afresh (a
@@ -19,7 +23,6 @@ than the bots of the game that was saved.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -30,10 +33,11 @@ import numpy as np
 
 from balance3d import play as playing
 from balance3d import record as rec
+from balance3d import record_states
 from balance3d.bots import Bot, BotError, make_bot, plays
 from balance3d.games import Player, get_game, new_game
-from balance3d.games.base import (Action, IllegalActionError, State, Turn, Verdict,
-                                  action_to_dict)
+from balance3d.games.base import (Action, IllegalActionError, RecordError, State, Turn,
+                                  Verdict, verdict_from_dict)
 from balance3d.gui.clock import MAX_STEPS_PER_FRAME, PhysicsClock
 from balance3d.gui.saving import SaveFiles, SessionError, free_beside
 
@@ -100,6 +104,8 @@ class Session:
         self._seen = len(state.events)
         self._replay = replay
         self._replayed = 0
+        #: a replay's kept state of the turn shown (decoded), for the next one's
+        self._table = replay.table(0) if replay is not None else None
         self._differences: list[str] | None = None
         self._record: dict[str, Any] | None = None
         self._record_path: Path | None = None
@@ -127,41 +133,31 @@ class Session:
     @classmethod
     def load(cls, path: Path, bots: list[str | None] | None = None, *,
              speed: str = "real") -> "Session":
-        """The game saved in the record ``path``, replayed to where it stopped and
-        ready to go on.  ``bots`` (per seat, None for a human) replaces the
-        recorded seats' bots (the record's own by default).  :class:`SessionError`
-        when the record no longer replays to the same verdicts."""
+        """The game saved in the record ``path``, restored from its last kept state
+        (no physics runs) and ready to go on.  ``bots`` (per seat, None for a human)
+        replaces the recorded seats' bots (the record's own by default).  A record
+        of an older format keeps no states: it is played again, and
+        :class:`SessionError` says where when it no longer plays as recorded."""
         path = Path(path)
-        record = rec.load_record(path)
-        scene = playing.record_scene(record, path.resolve().parent)
+        record, scene = _opened(path)
         players = record.players
         if bots is not None:
             if len(bots) != len(players):
                 raise SessionError(f"{len(bots)} bot entries for the {len(players)} seats of "
                                    f"{path}")
             players = tuple(Player(p.seat, p.name, b) for p, b in zip(players, bots))
-        try:
-            recorder = playing.replay(rec.Record(record.data, players, record.actions), scene)
-        except playing.ReplayError as exc:
-            raise SessionError(f"{path}: {exc}") from None
-        expected = dict(record.data, players=[dataclasses.asdict(p) for p in players])
-        differences = rec.diff_records(expected, recorder.record(), limit=3)
-        if differences:
-            raise SessionError(f"{path}: the game no longer replays as recorded: "
-                               + "; ".join(differences))
+        recorder = playing.resume(record, scene, players)
         return cls(recorder, _make_bots(recorder.state), speed=speed)
 
     @classmethod
     def replaying(cls, path: Path, *, speed: str = "real") -> "Session":
-        """A session that shows the record ``path`` one action at a time
-        (:meth:`next_action`), each physical one with its physics; no bot plays and
-        no human acts."""
+        """A session that shows the record ``path`` one recorded turn at a time
+        (:meth:`next_action`), each from the state the record kept after it: no
+        physics runs, no bot plays and no human acts."""
         path = Path(path)
-        record = rec.load_record(path)
-        scene = playing.record_scene(record, path.resolve().parent)
-        state = playing.start_game(record, scene)
-        recorder = rec.Recorder(state, record.data["scene"].get("file"))
-        return cls(recorder, [None] * len(state.players), speed=speed, replay=record)
+        record, scene = _opened(path)
+        recorder = rec.Recorder(playing.restore(record, scene, after=0))
+        return cls(recorder, [None] * len(record.players), speed=speed, replay=record)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -304,24 +300,28 @@ class Session:
             self._advance(self.clock.single_step())
 
     def next_action(self) -> Action | None:
-        """In a replay, begin the next recorded action as a running turn and return
-        it; None when every action has been shown.  :class:`SessionError` while a
-        turn still runs, outside a replay, or when the action is now illegal."""
+        """In a replay, show the next recorded turn: the game as the record kept it
+        after that turn (no physics runs), its verdict and its events; returns its
+        action, or None when every turn has been shown.  :class:`SessionError`
+        outside a replay."""
         if self._replay is None:
             raise SessionError("next_action() steps a replay (Session.replaying)")
-        if self.running is not None:
-            raise SessionError("the previous action is still running")
-        if self._replayed >= len(self._replay.actions):
+        record = self._replay
+        if self._replayed >= len(record.actions):
             return None
-        index, action = self._replayed, self._replay.actions[self._replayed]
-        try:
-            turn = self.recorder.begin(action)
-        except IllegalActionError as exc:
-            raise SessionError(f"turns[{index}]: {action_to_dict(action)['type']} is illegal "
-                               f"on replay: {exc.reason}") from None
+        index = self._replayed
+        turn = record.data["turns"][index]
+        self._table = record_states.decode(turn["state"], self._table, f"turns[{index}].state")
+        state = playing.restore(record, self.state.scene, after=index + 1, table=self._table)
+        self.recorder = rec.Recorder.resumed(state, record.data["setup"],
+                                             record.data["turns"][:index + 1],
+                                             record.data["start"])
         self._replayed += 1
-        self._started(turn)
-        return action
+        self._record = None
+        self.last_verdict = verdict_from_dict(turn["verdict"])
+        self._texts.extend(e["text"] for e in turn["events"])
+        self._seen = len(state.events)
+        return record.actions[index]
 
     def preview(self, action: Action) -> Future:
         """The designer's "what if": a Future of the Verdict ``action`` would get,
@@ -343,7 +343,7 @@ class Session:
         state = type(self.state).from_dict(point.state, scene=self.state.scene)
         old = self.recorder
         self.recorder = rec.Recorder.resumed(state, old.setup, old.turns[:point.turns],
-                                             old.scene_file)
+                                             old.start)
         self._bots = point.bots
         self.last_verdict = point.last_verdict
         self._seen = len(state.events)
@@ -362,9 +362,13 @@ class Session:
             kept, self._record_path = self.record_path, free_beside(self.record_path)
             self._texts.append(f"the last game stays in {kept}; this one is saved to "
                                f"{self.record_path}")
-        state = new_game(old.name, players=list(old.players), seed=old.seed, scene=old.scene,
-                         variant=old.variant)
-        self.recorder = rec.Recorder(state, self.recorder.scene_file)
+        if self._replay is not None:
+            state = playing.restore(self._replay, old.scene, after=0)
+            self._table = self._replay.table(0)
+        else:
+            state = new_game(old.name, players=list(old.players), seed=old.seed,
+                             scene=old.scene, variant=old.variant)
+        self.recorder = rec.Recorder(state)
         self._bots = [None] * len(state.players) if self._replay is not None \
             else _make_bots(state)
         self._undo.clear()
@@ -465,6 +469,21 @@ class Session:
     def _autosave(self) -> None:
         if self.record_path is not None:
             self._files.write(self.record_path, self.record())
+
+
+def _opened(path: Path) -> tuple[rec.Record, Any]:
+    """The record ``path`` with its kept states, and its scene (an older record,
+    which keeps none, played again: :class:`SessionError` saying where it no longer
+    plays as recorded)."""
+    record = rec.load_record(path)
+    scene = playing.record_scene(record, path.resolve().parent)
+    try:
+        record, note = playing.opened(record, scene)
+    except RecordError as exc:
+        raise SessionError(f"{path}: {exc}") from None
+    if note is not None:
+        raise SessionError(f"{path}: {note}")
+    return record, scene
 
 
 def _make_bots(state: State) -> list[Bot | None]:

@@ -32,7 +32,7 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("1 / 2 / 3", "speed of bots and physics: real time / fast / instant"),
     ("D", "designer tools: P pause, N single step, [ ] slow motion, V what-if, "
           "forces and centre of mass shown"),
-    ("Space / Right / N", "replay: play the next recorded action"),
+    ("Space / Right / N", "replay: show the next recorded turn"),
     ("F1", "show or hide the help (these controls)"),
     ("Ctrl+Q", "quit"),
 )

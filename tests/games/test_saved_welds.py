@@ -1,12 +1,13 @@
 """A saved game carries the World's welds: a game saved and loaded mid-way, or
 cloned mid-way, plays on byte-identically to the game played straight through, and
-records (actions and verdicts) hold no world state, welds included."""
+a record keeps the World after every turn, welds included."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
+from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.bots import make_bot
 from balance3d.games import RecordError, load_state, new_game
@@ -56,11 +57,13 @@ def test_loaded_and_cloned_games_play_on_byte_identically(straight):
     assert cloned.to_json() == recorder.state.to_json()
 
 
-def test_a_record_holds_no_world_state(straight):
-    recorder, _, _ = straight
-    text = rec.dumps(recorder.record())
-    assert '"welds"' not in text and '"world"' not in text
-    assert rec.parse_record(json.loads(text)).data["format"] == rec.FORMAT == 2
+def test_a_record_keeps_the_world_with_its_welds_after_every_turn(straight):
+    recorder, _, middle = straight
+    record = rec.parse_record(json.loads(rec.dumps(recorder.record())))
+    assert record.data["format"] == rec.FORMAT == 3
+    assert record.table(SAVED_AFTER)["world"]["welds"] == json.loads(middle)["world"]["welds"]
+    restored = playing.restore(record, playing.record_scene(record), after=SAVED_AFTER)
+    assert restored.to_json() == middle
 
 
 def test_a_state_saved_without_welds_loads_and_welds_from_scratch(straight):

@@ -3,13 +3,15 @@
 The golden record ``tests/golden/tower_random_seed4.json`` is a whole 2-player game
 of the random bot: falls, a knock on the other tower and its restore, every kind of
 decision but one (target, U-DECIDE penalty, extra piece's shape, swap), ending when
-every piece is played or removed.  ``replay --verify`` must reproduce it byte for
-byte.  It changes, deliberately, whenever the bundled Tower scene (physics settings
-included), the rules or the record format change: check with ``balance3d replay
-tests/golden/tower_random_seed4.json --verify --ignore-scene-change`` what changed,
-then regenerate it with the command below and check that it still holds what
-``test_golden_record_holds_what_it_is_kept_for`` keeps it for (seed 3 lost its knock
-when the collision margins of compound shapes were fixed; seed 4 has one)::
+every piece is played or removed.  ``replay --verify --from-start --strict`` must
+reproduce it byte for byte, and ``replay --verify --strict`` must re-judge every turn
+identically from its kept state.  It changes, deliberately, whenever the bundled
+Tower scene (physics settings included), the rules or the record format change:
+check with ``balance3d replay tests/golden/tower_random_seed4.json --verify
+--ignore-scene-change`` which turns changed, then regenerate it with the command
+below and check that it still holds what ``test_golden_record_holds_what_it_is_kept_for``
+keeps it for (seed 3 lost its knock when the collision margins of compound shapes
+were fixed; seed 4 has one)::
 
     python -m balance3d.cli simulate tower --players 2 --bots random --seed 4 \\
         --record tests/golden/tower_random_seed4.json --force
@@ -28,11 +30,20 @@ from balance3d import record as rec
 GOLDEN = Path(__file__).parents[1] / "golden" / "tower_random_seed4.json"
 
 
-def test_golden_record_replays_byte_for_byte():
-    assert cli.main(["replay", str(GOLDEN), "--verify", "--quiet"]) == 0
+def test_golden_record_replays_byte_for_byte(capsys):
+    assert cli.main(["replay", str(GOLDEN), "--verify", "--from-start", "--strict",
+                     "--quiet"]) == 0
     record = rec.load_record(GOLDEN)
+    assert record.keeps_states
     replayed = playing.replay(record, playing.record_scene(record)).record()
     assert rec.dumps(replayed) == GOLDEN.read_text()
+
+
+def test_golden_record_is_judged_identically_turn_by_turn_from_its_kept_states(capsys):
+    assert cli.main(["replay", str(GOLDEN), "--verify", "--strict", "--quiet"]) == 0
+    n = len(rec.load_record(GOLDEN).actions)
+    assert capsys.readouterr().out.endswith(
+        f"verify: {n} turns: {n} identical, 0 within tolerance, 0 different\n")
 
 
 def test_golden_record_holds_what_it_is_kept_for():

@@ -2,11 +2,13 @@
 
 The golden record ``tests/golden/tribalance_random_seed3.json`` is a whole 3-player
 game of the random bot: valid and invalid placements on inner and corner fields,
-ending in a round without a valid turn.  ``replay --verify`` must reproduce it byte
-for byte.  It changes, deliberately, whenever the bundled Tri-Ba-Lance scene
-(physics settings included), the rules or the record format change: check with
-``balance3d replay tests/golden/tribalance_random_seed3.json --verify
---ignore-scene-change`` what changed, then regenerate it with::
+ending in a round without a valid turn.  ``replay --verify --from-start --strict``
+must reproduce it byte for byte, and ``replay --verify --strict`` must re-judge every
+turn identically from its kept state.  It changes, deliberately, whenever the
+bundled Tri-Ba-Lance scene (physics settings included), the rules or the record
+format change: check with ``balance3d replay
+tests/golden/tribalance_random_seed3.json --verify --ignore-scene-change`` which
+turns changed, then regenerate it with::
 
     python -m balance3d.cli simulate tribalance --players 3 --bots random --seed 3 \\
         --record tests/golden/tribalance_random_seed3.json --force
@@ -26,10 +28,19 @@ GOLDEN = Path(__file__).parents[1] / "golden" / "tribalance_random_seed3.json"
 
 
 def test_golden_record_replays_byte_for_byte(capsys):
-    assert cli.main(["replay", str(GOLDEN), "--verify", "--quiet"]) == 0
+    assert cli.main(["replay", str(GOLDEN), "--verify", "--from-start", "--strict",
+                     "--quiet"]) == 0
     record = rec.load_record(GOLDEN)
+    assert record.keeps_states
     replayed = playing.replay(record, playing.record_scene(record)).record()
     assert rec.dumps(replayed) == GOLDEN.read_text()
+
+
+def test_golden_record_is_judged_identically_turn_by_turn_from_its_kept_states(capsys):
+    assert cli.main(["replay", str(GOLDEN), "--verify", "--strict", "--quiet"]) == 0
+    n = len(rec.load_record(GOLDEN).actions)
+    assert capsys.readouterr().out.endswith(
+        f"verify: {n} turns: {n} identical, 0 within tolerance, 0 different\n")
 
 
 def test_golden_record_holds_what_it_is_kept_for():

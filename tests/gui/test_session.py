@@ -300,13 +300,17 @@ def test_save_only_between_turns_and_never_over_another_game(tmp_path, human_fir
     assert notes.read_text() == "my notes\n"
 
 
-def test_load_replays_the_record_and_goes_on_identically(tmp_path, human_first):
+def test_load_restores_the_last_kept_state_and_goes_on_identically(tmp_path, human_first,
+                                                                  monkeypatch):
     s = human_first
     s.submit(s.state.legal_release())
     run_until(s, s.human_to_act)
     path = tmp_path / "mid.json"
     s.save(path)
-    with Session.load(path) as loaded:
+    refuse_steps(monkeypatch)
+    loaded = Session.load(path)                       # no physics runs to open it
+    monkeypatch.undo()
+    with loaded:
         assert loaded.state.to_json() == s.state.to_json()
         again = tmp_path / "again.json"
         loaded.save(again)
@@ -319,7 +323,15 @@ def test_load_replays_the_record_and_goes_on_identically(tmp_path, human_first):
             run_until(session, lambda: session.running is None)
         assert loaded.state.to_json() == s.state.to_json()
         loaded.save(path)                                # an earlier record of this game
-    assert cli_main(["replay", str(path), "--verify", "--quiet"]) == 0
+        grown = path.read_text()
+        # undo goes back to the state the game was loaded in, and its record
+        while loaded.can_undo():
+            loaded.undo()
+        assert loaded.recorder.record() == rec.load_record(again).data
+        loaded.submit(drop)                              # and on again, the same way
+        run_until(loaded, lambda: loaded.running is None)
+        assert rec.dumps(loaded.recorder.record()) == grown
+    assert cli_main(["replay", str(path), "--verify", "--strict", "--quiet"]) == 0
 
 
 def test_load_can_seat_other_bots(tmp_path, human_first):
@@ -414,42 +426,72 @@ def test_preview_gives_the_verdict_apply_would_and_leaves_the_game(human_first):
 
 
 # ---------------------------------------------------------------------- replay
-def test_replaying_shows_each_recorded_action_as_a_running_turn(tmp_path):
+def refuse_steps(monkeypatch) -> None:
+    """From now on World stepping raises: what runs then runs no physics."""
+    from balance3d.physics.world import World
+
+    def refuse(self, n=1):
+        raise AssertionError("a World was stepped")
+    monkeypatch.setattr(World, "step", refuse)
+
+
+def test_replaying_shows_each_recorded_turn_from_its_kept_state(tmp_path, monkeypatch):
     path = tmp_path / "solo.json"
     path.write_text(simulated(1, ["random"], 3, "solo"))
     original = rec.load_record(path)
+    refuse_steps(monkeypatch)
+    scene = playing.record_scene(original)
     with Session.replaying(path) as s:
         assert not s.human_to_act()
+        assert s.state.to_dict() == playing.restore(original, scene, after=0).to_dict()
         shown = []
         while (action := s.next_action()) is not None:
             shown.append(action)
-            if isinstance(action, Drop):
-                assert s.running is not None and action.piece in s.poses()
-                with pytest.raises(SessionError, match="still running"):
-                    s.next_action()
-            run_until(s, lambda: s.running is None)
-            assert not s.bot_thinking()
+            done = len(shown)
+            assert s.running is None and s.replay_position == (done, len(original.actions))
+            # the game as the record kept it after that turn, and that turn's verdict
+            assert s.state.to_dict() == playing.restore(original, scene, after=done).to_dict()
+            assert s.last_verdict.to_dict() == original.data["turns"][done - 1]["verdict"]
+            assert s.tick(FRAME) == [e["text"] for e in original.data["turns"][done - 1]["events"]]
         assert shown == list(original.actions)
-        assert s.replay_position == (len(shown), len(shown))
         assert rec.dumps(s.recorder.record()) == path.read_text()
         assert s.replay_differences() == []
+        s.restart()                                       # back to the first turn
+        assert s.replay_position == (0, len(shown))
+        assert s.state.to_dict() == playing.restore(original, scene, after=0).to_dict()
 
 
-def test_a_replay_says_where_it_differs_from_its_record(tmp_path):
+def _format_2(data: dict) -> dict:
+    """``data`` as a format 2 record writes it: no kept states."""
+    old = {k: v for k, v in data.items() if k != "start"}
+    old["format"] = 2
+    old["turns"] = [{k: v for k, v in t.items() if k != "state"} for t in data["turns"]]
+    return old
+
+
+def test_an_older_record_opens_by_playing_it_again_and_says_where_it_diverges(tmp_path):
     data = json.loads(simulated(1, ["random"], 3, "solo"))
+    path = tmp_path / "old.json"
+    path.write_text(rec.dumps(_format_2(data)))
+    with Session.replaying(path) as s:                 # played again, then shown
+        while s.next_action() is not None:
+            pass
+        assert rec.dumps(s.recorder.record()) == rec.dumps(data)
+    with Session.load(path) as s:                      # saved again where it was: format 3
+        s.save(path)
+    assert path.read_text() == rec.dumps(data)
+    path.write_text(rec.dumps(_format_2(data)))
     first_drop = next(i for i, t in enumerate(data["turns"]) if t["action"]["type"] == "drop")
     data["turns"][first_drop]["verdict"]["settles"] += 1            # not what physics says
-    path = tmp_path / "tampered.json"
-    path.write_text(rec.dumps(data))
-    with Session.replaying(path, speed="instant") as s:
-        while s.next_action() is not None:
-            done, total = s.replay_position
-            if done < total:
-                assert s.replay_differences() is None           # not at the end yet
-        assert s.replay_differences() == [
+    path.write_text(rec.dumps(_format_2(data)))
+    for opening in (Session.replaying, Session.load):
+        with pytest.raises(SessionError) as err:
+            opening(path)
+        assert str(err.value) == (
+            f"{path}: format 2 record (it keeps no states), played again: it diverges at "
             f"turns[{first_drop}].verdict.settles: recorded "
             f"{data['turns'][first_drop]['verdict']['settles']}, replayed "
-            f"{data['turns'][first_drop]['verdict']['settles'] - 1}"]
+            f"{data['turns'][first_drop]['verdict']['settles'] - 1}")
 
 
 # ---------------------------------------------------------------------- settings

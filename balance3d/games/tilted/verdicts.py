@@ -1,7 +1,7 @@
 """Tilted's verdicts: what a drop, a buy decision and an auction decision did."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from balance3d.games.base import Verdict
@@ -33,7 +33,7 @@ class TiltedVerdict(Verdict):
     """
 
     piece: str
-    release: list[float]
+    release: list[float] = field(metadata={"unit": "m"})
     tilted: bool
     low_end_before: int
     low_end_after: int
@@ -47,7 +47,7 @@ class TiltedVerdict(Verdict):
     coins: list[int]
     bank: int
     frozen: list[str]
-    settle_time: float
+    settle_time: float = field(metadata={"unit": "s"})
     settle_timed_out: bool
     settles: int
     auction: dict[str, Any] | None

@@ -52,7 +52,7 @@ GAME = Game(
     parse_rules=TowerRules.from_scene, score_name="height", action_types=("drop", "choose"),
     bots={"planner": "balance3d.games.tower.planner:PlannerBot",
           "random": "balance3d.bots.random_bot:RandomBot"}, default_bot="planner",
-    release_kind="tower_top",
+    release_kind="tower_top", score_unit="m",
     experiments={"towers": "balance3d.games.tower.experiments:Towers",
                  "games": "balance3d.games.tower.experiments:TowerGames"})
 

@@ -1,7 +1,7 @@
 """Tower's verdicts: what a drop and a decision did."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from balance3d.games.base import Verdict
@@ -27,15 +27,15 @@ class TowerDropVerdict(Verdict):
     """
 
     piece: str
-    release: list[float]
+    release: list[float] = field(metadata={"unit": "m"})
     level: int
     rests_on_level: int | None
     fallen: list[str]
     removed: list[str]
     knocked: dict[str, list[str]]
     out: bool
-    heights: list[float]
-    settle_time: float
+    heights: list[float] = field(metadata={"unit": "m"})
+    settle_time: float = field(metadata={"unit": "s"})
     settle_timed_out: bool
 
 

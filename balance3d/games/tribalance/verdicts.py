@@ -1,7 +1,7 @@
 """Tri-Ba-Lance's verdicts: what a placement and a pass did."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from balance3d.games.base import Verdict
@@ -37,13 +37,13 @@ class TribalanceVerdict(Verdict):
     number: int
     valid: bool
     points: int
-    tilt_deg: float
-    tilt_direction_deg: float
+    tilt_deg: float = field(metadata={"unit": "deg"})
+    tilt_direction_deg: float = field(metadata={"unit": "deg"})
     frame_contacts: list[dict[str, Any]]
     slid_off: list[dict[str, Any]]
     returned: list[str]
-    tilt_after_deg: float
-    settle_time: float
+    tilt_after_deg: float = field(metadata={"unit": "deg"})
+    settle_time: float = field(metadata={"unit": "s"})
     settle_timed_out: bool
     out: bool
     scores: list[int]
