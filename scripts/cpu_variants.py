@@ -4,7 +4,8 @@ Each variant imitates another x86-64 machine by switching off code paths that th
 one would take: numpy's widest SIMD paths (``NPY_DISABLE_CPU_FEATURES``, with the
 feature names of the installed numpy, which differ between numpy 1.x and 2.x), or
 OpenBLAS's kernels for this CPU (``OPENBLAS_CORETYPE``, another kernel family that
-this CPU can run, judged from the flags in /proc/cpuinfo).
+this CPU can run, judged from the flags in /proc/cpuinfo, and that OpenBLAS really
+switches to: a build may map a family onto another's kernels, Zen onto Haswell's).
 
 Prints one variant a line: ``label<TAB>NAME=value``.  Prints nothing on a CPU that is
 not x86-64 (the OpenBLAS family names and numpy's feature names below are x86's).
@@ -12,8 +13,11 @@ not x86-64 (the OpenBLAS family names and numpy's feature names below are x86's)
 from __future__ import annotations
 
 import ctypes
+import os
 import platform
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -67,6 +71,14 @@ def openblas_family() -> str | None:
     return None
 
 
+def family_under(coretype: str) -> str | None:
+    """The kernel family OpenBLAS chooses in a Python run with OPENBLAS_CORETYPE set."""
+    done = subprocess.run([sys.executable, __file__, "--family"], capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ,
+                                                           OPENBLAS_CORETYPE=coretype))
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
+
+
 def variants() -> list[tuple[str, str, str]]:
     """(label, variable, value) of each variant to run on this machine."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
@@ -78,13 +90,18 @@ def variants() -> list[tuple[str, str, str]]:
         found.append(("numpy without AVX-512", "NPY_DISABLE_CPU_FEATURES", " ".join(avx512)))
     if dispatch:
         found.append(("numpy at its baseline", "NPY_DISABLE_CPU_FEATURES", " ".join(dispatch)))
-    flags, native = cpu_flags(), (openblas_family() or "").lower()
+    flags, seen = cpu_flags(), {(openblas_family() or "").lower()}
     for family, needs in OPENBLAS_FAMILIES.items():
-        if needs <= flags and family.lower() != native:
+        chosen = family_under(family) if needs <= flags else None
+        if chosen is not None and chosen.lower() not in seen:
+            seen.add(chosen.lower())
             found.append((f"OpenBLAS {family} kernels", "OPENBLAS_CORETYPE", family))
     return found
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--family"]:
+        print(openblas_family() or "")
+        sys.exit(0)
     for label, variable, value in variants():
         print(f"{label}\t{variable}={value}")
