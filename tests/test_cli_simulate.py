@@ -48,6 +48,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.portable
 def test_simulate_prints_turns_and_result_and_is_byte_identical_across_runs(
         game_record, tmp_path):
     done = _run(GAME + ["--record", "again.json"], tmp_path)
@@ -249,6 +250,7 @@ def test_simulate_refuses_a_bot_that_does_not_play_the_game(capsys, monkeypatch)
     assert played == []
 
 
+@pytest.mark.portable
 def test_golden_record_replays_byte_for_byte(capsys):
     assert cli.main(["replay", str(GOLDEN), "--verify", "--from-start", "--strict",
                      "--quiet"]) == 0

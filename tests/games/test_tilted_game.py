@@ -381,6 +381,7 @@ def test_a_full_advanced_game_with_auctions():
 
 
 # ---------------------------------------------------------------------- determinism
+@pytest.mark.portable
 def test_same_seed_and_actions_give_identical_states_and_clones_play_on_identically():
     first = new_game("tilted", players=3, seed=5)
     rng = np.random.default_rng(5)

@@ -20,9 +20,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from balance3d import cli
 from balance3d import play as playing
 from balance3d import record as rec
+
+pytestmark = pytest.mark.portable
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "tribalance_random_seed3.json"
 

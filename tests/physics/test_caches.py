@@ -32,6 +32,7 @@ def cached_entries() -> int:
     return len(cache("statics", STATICS_CACHE_SIZE)) + len(cache("patches", PATCH_CACHE_SIZE))
 
 
+@pytest.mark.portable
 def test_a_whole_game_is_byte_identical_with_caches_off_cold_and_warm():
     clear_caches()
     with caches_enabled(False):
