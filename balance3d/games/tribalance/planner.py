@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
 from balance3d.games.base import Action, Place, State
 from balance3d.games.tribalance.rules import BALL, FRAME, PLATE, piece_key, piece_weight
@@ -156,8 +157,8 @@ class _Balance:
 
     def load(self, moment: np.ndarray, stiffness: float) -> float:
         """Estimated tilt over the tilt at which the plate reaches the frame."""
-        size = float(np.linalg.norm(moment))
+        size = float(numerics.norm(moment))
         if size == 0.0:
             return 0.0
-        reach = float((self.corners @ (moment / size)).max())
+        reach = float(numerics.matmul(self.corners, moment / size).max())
         return size / stiffness * reach / self.gap if self.gap > 0 else math.inf

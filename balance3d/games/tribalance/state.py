@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from balance3d import numerics
 from balance3d.games.base import (Action, GameError, Outcome, Pass, Place, Player, RecordError,
                                   State, Verdict, ranks_from_keys, run_to_end)
 from balance3d.games.phases import PhasedMixin
@@ -245,8 +246,8 @@ class TribalanceState(TurnsMixin, PhasedMixin, State):
         return self.scene.parts[self.rules.piece_parts[piece_weight(piece) - 1]]
 
     def _piece_radius(self) -> float:
-        return max(float(np.linalg.norm(self.scene.parts[p].design_mesh().vertices[:, :2],
-                                        axis=1).max()) for p in self.rules.piece_parts)
+        return max(float(numerics.norm(self.scene.parts[p].design_mesh().vertices[:, :2]).max())
+                   for p in self.rules.piece_parts)
 
     # ------------------------------------------------------------------ turns
     def _in_game(self, seat: int) -> bool:
