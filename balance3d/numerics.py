@@ -225,6 +225,13 @@ def norm3(a: Sequence[float]) -> float:
     return math.sqrt(dot3(a, a))
 
 
+def transform_points(matrix, points) -> np.ndarray:
+    """``points`` (n, 3) moved by the homogeneous transform ``matrix`` (4, 4): its
+    rotation part by :func:`matmul`, then its translation added."""
+    matrix = np.asarray(matrix, dtype=float)
+    return matmul(np.asarray(points, dtype=float), matrix[:3, :3].T) + matrix[:3, 3]
+
+
 def unit_circle(n: int) -> np.ndarray:
     """(n, 2) the cosine and sine of the angles 2 pi k / n, k = 0 .. n - 1, each
     from :mod:`math`."""
@@ -235,4 +242,4 @@ def unit_circle(n: int) -> np.ndarray:
 __all__ = ["JACOBI_SWEEPS", "cross", "dot", "dot3", "fsum_rows", "matmul", "norm",
            "norm3", "quat_conjugate", "quat_from_matrix", "quat_from_rpy", "quat_matrix",
            "quat_multiply", "quat_normalized", "rotate", "symmetric_eigen3",
-           "unit_circle"]
+           "transform_points", "unit_circle"]

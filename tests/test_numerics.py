@@ -150,3 +150,11 @@ def test_unit_circle_is_math_cos_and_sin_of_equal_steps():
     assert table[2].tolist() == [math.cos(math.pi / 2), 1.0]
     assert table[5].tolist() == [math.cos(2.0 * math.pi * 5 / 8), math.sin(2.0 * math.pi * 5 / 8)]
     assert np.allclose(np.hypot(table[:, 0], table[:, 1]), 1.0, rtol=1e-15)
+
+
+def test_transform_points_rotates_then_moves():
+    turn = np.eye(4)
+    turn[:3, :3] = [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]   # a quarter turn
+    turn[:3, 3] = [1.0, 2.0, 3.0]
+    points = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 2.0]])
+    assert nm.transform_points(turn, points).tolist() == [[1.0, 3.0, 3.0], [1.0, 2.0, 5.0]]

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = (
     ("tilted", "basic", ("planner", "random"), 7, 10),
     ("tribalance", "basic", ("planner", "random"), 7, 6),
-    ("tower", "basic", ("random", "random"), 4, 12),
+    ("tower", "basic", ("random", "random"), 4, 24),
 )
 
 #: Plays every game of GAMES (argv[1], JSON) and writes each record's canonical

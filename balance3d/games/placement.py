@@ -10,6 +10,7 @@ piece is seen.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -32,12 +33,28 @@ _TO_VERTICAL = {
 }
 
 
+@functools.lru_cache(maxsize=64)
+def design_vertices(part: Part) -> np.ndarray:
+    """(n, 3) m: ``part``'s mesh vertices in its design frame (the body-frame mesh
+    moved by ``design_from_body`` with :func:`balance3d.numerics.transform_points`,
+    not by trimesh's BLAS product).  Read-only."""
+    verts = numerics.transform_points(part.design_from_body, part.mesh.vertices)
+    verts.setflags(write=False)
+    return verts
+
+
+def design_extents(part: Part) -> np.ndarray:
+    """(3,) m: the size of ``part`` along its design axes."""
+    verts = design_vertices(part)
+    return verts.max(axis=0) - verts.min(axis=0)
+
+
 def pose_rotation(part: Part, pose: str, yaw: float) -> np.ndarray:
     """World orientation (4,) quaternion xyzw of ``part``'s design frame for
     ``pose`` and ``yaw`` (rad)."""
     if pose not in POSES:
         raise ValueError(f"pose must be one of {', '.join(POSES)}, got {pose!r}")
-    extents = part.design_mesh().extents
+    extents = design_extents(part)
     order = np.argsort(extents, kind="stable")
     axis = int(order[POSES.index(pose)])
     return numerics.quat_multiply(numerics.quat_from_rpy((0.0, 0.0, yaw)), _TO_VERTICAL[axis])
@@ -63,7 +80,7 @@ def release_pose(world: World, part: Part, drop: Drop) -> tuple[tuple, tuple]:
     ``part``: bounding-box centre over (x, y), lowest point ``height`` above the
     highest surface beneath its footprint."""
     rot = pose_rotation(part, drop.pose, drop.yaw)
-    verts = numerics.rotate(rot, part.design_mesh().vertices)
+    verts = numerics.rotate(rot, design_vertices(part))
     lo, hi = verts.min(axis=0), verts.max(axis=0)
     centre = (lo + hi) / 2.0
     shift = np.array([drop.x - centre[0], drop.y - centre[1]])

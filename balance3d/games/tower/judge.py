@@ -19,7 +19,8 @@ import shapely
 
 from balance3d import numerics, planar
 from balance3d.games.base import Drop
-from balance3d.games.placement import footprint_points, pose_rotation, release_pose
+from balance3d.games.placement import (design_extents, design_vertices, footprint_points,
+                                       pose_rotation, release_pose)
 from balance3d.games.tower.physics import body_below
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
@@ -44,7 +45,7 @@ def landing(world: World, part: Part, drop: Drop) -> Landing:
     """The release pose of ``drop`` (:func:`balance3d.games.placement.release_pose`)
     and the body under its footprint (the same rays, naming what they hit)."""
     rot = pose_rotation(part, drop.pose, drop.yaw)
-    verts = numerics.rotate(rot, part.design_mesh().vertices)
+    verts = numerics.rotate(rot, design_vertices(part))
     lo, hi = verts.min(axis=0), verts.max(axis=0)
     shift = np.array([drop.x, drop.y]) - (lo[:2] + hi[:2]) / 2.0
     below, _ = body_below(world, footprint_points(verts[:, :2] + shift))
@@ -94,7 +95,7 @@ def is_vertical(world: World, name: str) -> bool:
     """Whether body ``name`` stands vertically (on edge): its thinnest design axis
     lies within :data:`VERTICAL_ANGLE_DEG` of horizontal."""
     part = world.part(name)
-    axis = int(np.argmin(part.design_mesh().extents))
+    axis = int(np.argmin(design_extents(part)))
     in_body = part.design_from_body[:3, :3].T[:, axis]
     _, quat = world.pose(name)
     rot = np.asarray(world.client.getMatrixFromQuaternion(quat)).reshape(3, 3)

@@ -35,7 +35,7 @@ import numpy as np
 from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
 from balance3d.games.base import Action, Choose, Drop, State
-from balance3d.games.placement import pose_rotation
+from balance3d.games.placement import design_vertices, pose_rotation
 from balance3d.games.tower.judge import piece_centre, top_piece
 from balance3d.games.tower.rules import LOSE_TURN, REMOVE_TOP, piece_part
 from balance3d.physics.world import WorldError
@@ -146,7 +146,7 @@ def centre_of_mass_offset(part, pose: str, yaw: float) -> tuple[float, float]:
     by ``yaw`` rad, lies from the centre of its bounding box seen from above (a
     drop's release point): 7.5 mm towards a T's bar."""
     rot = pose_rotation(part, pose, yaw)
-    verts = numerics.rotate(rot, part.design_mesh().vertices)
+    verts = numerics.rotate(rot, design_vertices(part))
     centre = (verts.min(axis=0) + verts.max(axis=0)) / 2
     offset = numerics.rotate(rot, part.design_from_body[:3, 3]) - centre
     return float(offset[0]), float(offset[1])

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance3d import numerics
+from balance3d.games.placement import design_extents
 from balance3d.games.tribalance.rules import FRAME, PLATE
 from balance3d.meshes.builders import triangle_outline
 from balance3d.physics.world import World
@@ -72,7 +73,7 @@ class PlateFrame:
 @functools.lru_cache(maxsize=16)
 def _thickness(part) -> float:
     """m, the thickness of the plate ``part`` (its design mesh's z extent)."""
-    return float(part.design_mesh().extents[2])
+    return float(design_extents(part)[2])
 
 
 def tilt(frame: PlateFrame) -> tuple[float, float]:

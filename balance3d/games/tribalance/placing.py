@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance3d import numerics
+from balance3d.games.placement import design_vertices
 from balance3d.games.tribalance import judge
 from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.rules import PLATE, TribalanceRules
@@ -23,7 +24,7 @@ def release_pose(frame: PlateFrame, part: Part, x: float, y: float,
     """Body-frame ``(position (3,) m, quaternion xyzw)`` of ``part`` lowered onto the
     plate point ``(x, y)`` (plate frame, m): its axis along the plate's normal, its
     underside ``gap`` m above the top face."""
-    lo = float(part.design_mesh().vertices[:, 2].min())
+    lo = float(design_vertices(part)[:, 2].min())
     origin = frame.top_point(x, y) + frame.normal * (gap - lo)
     quat = numerics.quat_from_matrix(frame.rotation)
     return body_pose(part, tuple(origin.tolist()), tuple(quat.tolist()))

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from balance3d import numerics
+from balance3d.games.placement import design_vertices
 from balance3d.games.rule_values import rule_value
 from balance3d.meshes.builders import triangle_outline
 from balance3d.scene import Scene
@@ -169,7 +170,7 @@ def _fields(scene: Scene, piece_parts: list[str]) -> tuple[Field, ...]:
         raise scene.error("rules.fields", "must be a list of [x m, y m, number]")
     plate = scene.data["parts"][next(b.part for b in scene.bodies if b.name == PLATE)]
     corners = triangle_outline(float(plate["side"]))
-    radius = max(float(numerics.norm(scene.parts[p].design_mesh().vertices[:, :2]).max())
+    radius = max(float(numerics.norm(design_vertices(scene.parts[p])[:, :2]).max())
                  for p in piece_parts)
     fields: list[Field] = []
     for i, row in enumerate(raw):
