@@ -109,11 +109,17 @@ def clip(subject, planes: list[HalfPlane]) -> np.ndarray:
 def intersect(a, b, slack: float = 0.0) -> np.ndarray:
     """Corners (m, 2) of the convex set ``a`` (k, 2) within ``b`` (j, 2) grown by
     ``slack`` (:func:`half_planes`), repeats possible; (0, 2) when they do not meet
-    or either is empty."""
+    or either is empty.  Whichever is given first, the set of smaller area is
+    clipped by the half-planes of the other: a point, a segment or a sliver
+    meeting a polygon keeps its whole length (clipped by a strip of no width, it
+    would keep what rounding leaves on the line).  Two points or segments meet
+    only within a ``slack`` > 0."""
     a = np.asarray(a, dtype=float).reshape(-1, 2)
     b = np.asarray(b, dtype=float).reshape(-1, 2)
     if len(a) == 0 or len(b) == 0:
         return np.zeros((0, 2))
+    if area(b) < area(a):
+        a, b = b, a
     return clip(a, half_planes(b, slack))
 
 

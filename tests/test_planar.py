@@ -91,3 +91,16 @@ def test_boundary_points_walk_the_ring_in_equal_steps():
     assert np.allclose(steps, 0.5)
     assert planar.boundary_points([[1.0, 1.0]], 0.5).tolist() == [[1.0, 1.0], [1.0, 1.0]]
     assert math.isclose(float(planar.boundary_points(SQUARE, 3.0)[1, 0]), 2.0)
+
+
+def test_a_segment_across_a_polygon_keeps_its_whole_length_in_either_order():
+    # a segment lying off the grid lines, as a knife edge under a tilted face does
+    # (clipping the square by the segment's zero-width strip instead keeps one point)
+    segment = np.array([[0.6795390248598157, -1.0], [0.8762995539162535, 3.0]])
+    for meet in (planar.intersect(SQUARE, segment), planar.intersect(segment, SQUARE)):
+        ends = planar.convex_hull(meet)
+        assert len(ends) == 2
+        assert ends[:, 1].tolist() == pytest.approx([0.0, 2.0], abs=1e-15)
+        x0, x1 = segment[:, 0]
+        assert ends[:, 0].tolist() == pytest.approx([x0 + (x1 - x0) / 4, x0 + 3 * (x1 - x0) / 4],
+                                                    abs=1e-15)

@@ -30,9 +30,9 @@ MAX_PATCH_POINTS = 8
 #: m: patch corners closer than this are one corner (the hair-wide margins used to
 #: intersect segments leave clusters of points this close).
 CORNER_MERGE = 1e-7
-#: m: footprints that do not meet exactly are intersected again, the first with the
-#: second grown by this margin, so that a segment lying along a segment meets it
-#: (the reach of two hair-wide buffers of CORNER_MERGE / 100 each).
+#: m: footprints that do not meet exactly, and any two that are points or segments,
+#: are intersected with the one grown by this margin, so that a segment lying along
+#: a segment meets it (the reach of two hair-wide buffers of CORNER_MERGE / 100).
 MEET_MARGIN = CORNER_MERGE / 50
 #: (CYLINDER_PATCH_SEGMENTS, 2): cosine and sine of each corner's angle round a cap.
 _CAP_CIRCLE = numerics.unit_circle(CYLINDER_PATCH_SEGMENTS)
@@ -193,7 +193,7 @@ def contact_patch(pieces_a: list[tuple], pose_a: tuple, pieces_b: list[tuple],
     for p in mine:
         for q in theirs:
             inter = planar.intersect(p, q)
-            if len(inter) == 0:
+            if len(inter) == 0 or (len(p) < 3 and len(q) < 3):
                 inter = planar.intersect(p, q, MEET_MARGIN)
             meets.append(inter)
     flat = corners(np.concatenate(meets)) if meets else np.zeros((0, 2))
