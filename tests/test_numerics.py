@@ -134,3 +134,27 @@ def test_the_bits_do_not_follow_the_blas_kernel():
         outputs.add(done.stdout.strip())
     assert len(outputs) == 1, outputs
 
+
+
+def test_dot3_and_norm3_give_the_bits_of_dot_and_norm():
+    for a, b in RNG.normal(size=(200, 2, 3)):
+        assert nm.dot3(a, b) == float(nm.dot(a, b))
+        assert nm.norm3(a) == float(nm.norm(a))
+    assert nm.norm3((2.0, 3.0, 6.0)) == 7.0
+
+
+def test_unit_circle_is_math_cos_and_sin_of_equal_steps():
+    table = nm.unit_circle(8)
+    assert table.shape == (8, 2)
+    assert table[0].tolist() == [1.0, 0.0]
+    assert table[2].tolist() == [math.cos(math.pi / 2), 1.0]
+    assert table[5].tolist() == [math.cos(2.0 * math.pi * 5 / 8), math.sin(2.0 * math.pi * 5 / 8)]
+    assert np.allclose(np.hypot(table[:, 0], table[:, 1]), 1.0, rtol=1e-15)
+
+
+def test_transform_points_rotates_then_moves():
+    turn = np.eye(4)
+    turn[:3, :3] = [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]   # a quarter turn
+    turn[:3, 3] = [1.0, 2.0, 3.0]
+    points = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 2.0]])
+    assert nm.transform_points(turn, points).tolist() == [[1.0, 3.0, 3.0], [1.0, 2.0, 5.0]]

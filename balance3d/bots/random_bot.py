@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import shapely
 
+from balance3d import planar
 from balance3d.bots import BotError, bot_rng
 from balance3d.games.base import POSES, Action, Drop, Place, State
 
@@ -43,11 +43,13 @@ def random_drop(state: State, rng: np.random.Generator) -> Drop:
     if not pieces:
         raise BotError(f"seat {state.current_player} has no piece to drop")
     area = state.release_area()
-    polygons = [shapely.Polygon(r["polygon"]) for r in (area or {"regions": []})["regions"]]
-    areas = np.array([p.area for p in polygons], dtype=float)
+    polygons = [np.asarray(r["polygon"], dtype=float).reshape(-1, 2)
+                for r in (area or {"regions": []})["regions"]]
+    areas = np.array([planar.area(p) for p in polygons], dtype=float)
     if not polygons or not areas.sum() > 0:
         raise BotError(f"seat {state.current_player} has no release area")
-    x0, y0, x1, y1 = polygons[rng.choice(len(polygons), p=areas / areas.sum())].bounds
+    chosen = polygons[rng.choice(len(polygons), p=areas / areas.sum())]
+    (x0, y0), (x1, y1) = chosen.min(axis=0), chosen.max(axis=0)
     return Drop(piece=str(pieces[rng.integers(len(pieces))]),
                 x=float(rng.uniform(x0, x1)), y=float(rng.uniform(y0, y1)),
                 height=float(rng.uniform(HEIGHT_MIN, HEIGHT_MAX)),

@@ -10,10 +10,12 @@ piece is seen.
 """
 from __future__ import annotations
 
-import numpy as np
-import shapely
-from scipy.spatial.transform import Rotation
+import functools
+import math
 
+import numpy as np
+
+from balance3d import numerics, planar
 from balance3d.games.base import POSES, Drop
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
@@ -22,36 +24,54 @@ from balance3d.scene import body_pose
 #: m, spacing of the vertical rays that find the surface beneath a released piece.
 RAY_SPACING = 0.004
 
-#: Rotation taking each design axis (0 = x, 1 = y, 2 = z) to the vertical.
+#: Rotation (quaternion xyzw) taking each design axis (0 = x, 1 = y, 2 = z) to the
+#: vertical.
 _TO_VERTICAL = {
-    0: Rotation.from_euler("y", -np.pi / 2),
-    1: Rotation.from_euler("x", np.pi / 2),
-    2: Rotation.identity(),
+    0: numerics.quat_from_rpy((0.0, -math.pi / 2, 0.0)),
+    1: numerics.quat_from_rpy((math.pi / 2, 0.0, 0.0)),
+    2: np.array([0.0, 0.0, 0.0, 1.0]),
 }
 
 
-def pose_rotation(part: Part, pose: str, yaw: float) -> Rotation:
-    """World orientation of ``part``'s design frame for ``pose`` and ``yaw`` (rad)."""
+@functools.lru_cache(maxsize=64)
+def design_vertices(part: Part) -> np.ndarray:
+    """(n, 3) m: ``part``'s mesh vertices in its design frame (the body-frame mesh
+    moved by ``design_from_body`` with :func:`balance3d.numerics.transform_points`,
+    not by trimesh's BLAS product).  Read-only."""
+    verts = numerics.transform_points(part.design_from_body, part.mesh.vertices)
+    verts.setflags(write=False)
+    return verts
+
+
+def design_extents(part: Part) -> np.ndarray:
+    """(3,) m: the size of ``part`` along its design axes."""
+    verts = design_vertices(part)
+    return verts.max(axis=0) - verts.min(axis=0)
+
+
+def pose_rotation(part: Part, pose: str, yaw: float) -> np.ndarray:
+    """World orientation (4,) quaternion xyzw of ``part``'s design frame for
+    ``pose`` and ``yaw`` (rad)."""
     if pose not in POSES:
         raise ValueError(f"pose must be one of {', '.join(POSES)}, got {pose!r}")
-    extents = part.design_mesh().extents
+    extents = design_extents(part)
     order = np.argsort(extents, kind="stable")
     axis = int(order[POSES.index(pose)])
-    return Rotation.from_euler("z", yaw) * _TO_VERTICAL[axis]
+    return numerics.quat_multiply(numerics.quat_from_rpy((0.0, 0.0, yaw)), _TO_VERTICAL[axis])
 
 
 def footprint_points(outline_xy: np.ndarray, spacing: float = RAY_SPACING) -> np.ndarray:
     """(n, 2) m: points covering the convex hull of ``outline_xy`` ((k, 2) m) on a
     grid ``spacing`` apart, plus points every ``spacing`` along its boundary."""
-    hull = shapely.MultiPoint(outline_xy).convex_hull
-    x0, y0, x1, y1 = hull.bounds
+    hull = planar.convex_hull(outline_xy)
+    rim = planar.boundary_points(hull, spacing)
+    if len(hull) < 3:
+        return rim
+    (x0, y0), (x1, y1) = hull.min(axis=0), hull.max(axis=0)
     xs = np.arange(x0, x1 + spacing, spacing)
     ys = np.arange(y0, y1 + spacing, spacing)
     gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
-    inside = shapely.contains_xy(hull, gx, gy)
-    boundary = hull.boundary if hull.geom_type != "Point" else hull
-    steps = np.linspace(0.0, 1.0, max(2, int(np.ceil(boundary.length / spacing)) + 1))
-    rim = shapely.get_coordinates(boundary.interpolate(steps, normalized=True))
+    inside = planar.contains(hull, gx, gy)
     return np.vstack([np.column_stack([gx[inside], gy[inside]]), rim])
 
 
@@ -60,10 +80,10 @@ def release_pose(world: World, part: Part, drop: Drop) -> tuple[tuple, tuple]:
     ``part``: bounding-box centre over (x, y), lowest point ``height`` above the
     highest surface beneath its footprint."""
     rot = pose_rotation(part, drop.pose, drop.yaw)
-    verts = rot.apply(part.design_mesh().vertices)
+    verts = numerics.rotate(rot, design_vertices(part))
     lo, hi = verts.min(axis=0), verts.max(axis=0)
     centre = (lo + hi) / 2.0
     shift = np.array([drop.x - centre[0], drop.y - centre[1]])
     surface = world.height_below(footprint_points(verts[:, :2] + shift))
     origin = (shift[0], shift[1], max(surface, 0.0) + drop.height - lo[2])
-    return body_pose(part, origin, tuple(rot.as_quat()))
+    return body_pose(part, origin, tuple(float(v) for v in rot))

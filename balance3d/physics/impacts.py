@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import shapely.geometry as sg
 
+from balance3d import numerics, planar
 from balance3d.physics.statics import cross, tangents
 
 
@@ -48,41 +48,42 @@ def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray
     A support of fewer than three points that do not span an area, or a centre of
     mass already beyond the support, is overturned."""
     total = sum((j for _, j in impulses), np.zeros(3))
-    into = -float(total @ normal)
-    along = float(np.linalg.norm(total + into * normal))
+    into = -numerics.dot3(total, normal)
+    along = numerics.norm3(total + into * normal)
     if along > friction * max(into, 0.0):
         return True
     frame = np.stack(tangents(normal))
-    flat = (supports - supports[0]) @ frame.T
-    hull = sg.MultiPoint(flat).convex_hull
-    if not isinstance(hull, sg.Polygon):
+    flat = numerics.matmul(supports - supports[0], frame.T)
+    hull = planar.convex_hull(flat)
+    if len(hull) < 3:
         return True
     mass = sum(b.mass for b in bodies)
     com = sum(b.mass * b.com for b in bodies) / mass
-    inside = supports[0] + np.asarray(hull.centroid.coords[0]) @ frame
+    inside = supports[0] + numerics.matmul(np.array(planar.centroid(hull)), frame)
     up = np.array([0.0, 0.0, 1.0])
     # every edge of the support at once: from a, along unit u, which turning by +u
     # about lifts the support's inside
-    a = np.asarray(hull.exterior.coords)[:-1] @ frame + supports[0]
+    a = numerics.matmul(hull, frame) + supports[0]
     u = np.roll(a, -1, axis=0) - a
-    u /= np.linalg.norm(u, axis=1, keepdims=True)
-    u *= np.where(cross(u, inside - a) @ normal < 0.0, -1.0, 1.0)[:, None]
+    u /= numerics.norm(u)[:, None]
+    u *= np.where(numerics.dot(cross(u, inside - a), normal) < 0.0, -1.0, 1.0)[:, None]
 
     def across(v: np.ndarray) -> np.ndarray:
         """(E, 3): ``v`` ((E, 3) or (3,)) less its part along each edge."""
-        return v - np.einsum("ij,ij->i", np.broadcast_to(v, u.shape), u)[:, None] * u
+        return v - numerics.dot(np.broadcast_to(v, u.shape), u)[:, None] * u
 
     r = across(com - a)
     vertical = across(up)
-    if np.any(np.einsum("ij,ij->i", cross(r, -mass * gravity * up), u) >= 0.0):
+    if np.any(numerics.dot(cross(r, -mass * gravity * up), u) >= 0.0):
         return True                    # gravity itself turns it over an edge
-    moment = sum(np.einsum("ij,ij->i", cross(p - a, j), u) for p, j in impulses)
+    moment = sum(numerics.dot(cross(p - a, j), u) for p, j in impulses)
     masses = np.array([b.mass for b in bodies])
     arms = np.array([b.com for b in bodies])[None, :, :] - a[:, None, :]     # (E, B, 3)
-    arms -= np.einsum("ebk,ek->eb", arms, u)[:, :, None] * u[:, None, :]
-    inertia = (np.einsum("ei,bij,ej->e", u, np.array([b.inertia for b in bodies]), u)
-               + np.einsum("ebk,ebk,b->e", arms, arms, masses))
-    lift = (np.linalg.norm(vertical, axis=1) * np.linalg.norm(r, axis=1)
-            - np.einsum("ij,ij->i", vertical, r))
+    arms -= numerics.dot(arms, u[:, None, :])[:, :, None] * u[:, None, :]
+    tensors = np.array([b.inertia for b in bodies])                         # (B, 3, 3)
+    own = numerics.dot(numerics.dot(u[:, None, None, :], tensors[None]), u[:, None, :])
+    inertia = numerics.fsum_rows((own + numerics.dot(arms, arms) * masses).T)    # (E,)
+    lift = (numerics.norm(vertical) * numerics.norm(r)
+            - numerics.dot(vertical, r))
     energy = np.where(moment > 0.0, moment, 0.0) ** 2 / (2.0 * inertia)
     return bool(np.any(energy >= mass * gravity * lift))

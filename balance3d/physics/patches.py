@@ -1,6 +1,6 @@
 """Contact-patch geometry: where two parts' convex pieces meet on a contact plane.
 
-Pure functions on numpy arrays and shapely shapes (no engine): welding builds the
+Pure functions on numpy arrays (no engine): welding builds the
 statics problem of resting bodies from these patches (see
 :mod:`balance3d.physics.welding`).
 
@@ -16,9 +16,8 @@ Units: metres.  A pose is a body position (3,) and a rotation matrix (3, 3).
 from __future__ import annotations
 
 import numpy as np
-import shapely
-import shapely.geometry as sg
 
+from balance3d import numerics, planar
 from balance3d.meshes.part import Part
 from balance3d.meshes.shapes import Box, Cylinder, Hull, Sphere
 
@@ -28,9 +27,15 @@ CYLINDER_PATCH_SEGMENTS = 32
 #: Most corners kept per contact patch (dropping the corner that loses the least
 #: area each time, so the kept polygon is inscribed in the true one).
 MAX_PATCH_POINTS = 8
-#: m: patch corners closer than this are one corner (the hair-wide buffers used to
+#: m: patch corners closer than this are one corner (the hair-wide margins used to
 #: intersect segments leave clusters of points this close).
 CORNER_MERGE = 1e-7
+#: m: footprints that do not meet exactly, and any two that are points or segments,
+#: are intersected with the one grown by this margin, so that a segment lying along
+#: a segment meets it (the reach of two hair-wide buffers of CORNER_MERGE / 100).
+MEET_MARGIN = CORNER_MERGE / 50
+#: (CYLINDER_PATCH_SEGMENTS, 2): cosine and sine of each corner's angle round a cap.
+_CAP_CIRCLE = numerics.unit_circle(CYLINDER_PATCH_SEGMENTS)
 
 
 def quat_matrix(q) -> np.ndarray:
@@ -64,7 +69,7 @@ def piece_geometry(part: Part) -> list[tuple]:
             local = np.asarray(piece.vertices, float)
         else:  # pragma: no cover - every Shape kind is handled above
             raise TypeError(f"unknown collision piece {piece!r}")
-        out.append(("poly", local @ rot.T + pos))
+        out.append(("poly", numerics.matmul(local, rot.T) + pos))
     return out
 
 
@@ -82,25 +87,24 @@ def cylinder_contact_points(centre: np.ndarray, axis: np.ndarray, radius: float,
       point lies within ``tolerance`` of the lowest point of the cylinder: one rim
       point (a cylinder resting on its rim) or both (its side along a line).
     """
-    along = float(down @ axis)
+    along = numerics.dot3(down, axis)
     across = down - along * axis                 # ``down`` across the axis
-    spread = float(np.linalg.norm(across))       # sine of the axis's tilt from ``down``
+    spread = numerics.norm3(across)              # sine of the axis's tilt from ``down``
     points, heights = [], []
     for end in (-1.0, 1.0):
         cap = centre + end * half_height * axis
         if end * along > 0.0 and 2.0 * radius * spread <= tolerance:
-            a = 2.0 * np.pi * np.arange(CYLINDER_PATCH_SEGMENTS) / CYLINDER_PATCH_SEGMENTS
             u = np.array([1.0, 0.0, 0.0]) if abs(axis[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-            u = np.cross(axis, u)
-            u /= np.linalg.norm(u)
-            v = np.cross(axis, u)
-            ring = cap + radius * (np.cos(a)[:, None] * u + np.sin(a)[:, None] * v)
+            u = numerics.cross(axis, u)
+            u /= numerics.norm3(u)
+            v = numerics.cross(axis, u)
+            ring = cap + radius * (_CAP_CIRCLE[:, :1] * u + _CAP_CIRCLE[:, 1:] * v)
             points.append(ring)
-            heights.append(ring @ down)
+            heights.append(numerics.dot(ring, down))
             continue
         lowest = cap + (radius / spread) * across if spread > 0.0 else cap
         points.append(lowest[None, :])
-        heights.append(np.array([lowest @ down]))
+        heights.append(np.array([numerics.dot3(lowest, down)]))
     everything = np.concatenate(points)
     depth = -np.concatenate(heights)             # larger further from the plane
     return everything[depth <= depth.min() + tolerance]
@@ -110,35 +114,37 @@ def footprint(pieces: list[tuple], position: np.ndarray, rotation: np.ndarray,
               origin: np.ndarray, normal: np.ndarray, frame: np.ndarray, sign: float,
               tolerance: float) -> list:
     """Where a body's convex ``pieces`` (:func:`piece_geometry`) touch the contact
-    plane through ``origin`` with unit ``normal``, as shapely shapes in the plane's
-    coordinates (``frame``: (2, 3) unit tangents).  The body lies on the ``sign``
-    side of the plane (+1: towards ``normal``); a piece touches when its lowest
-    point is within ``tolerance`` of the plane, and touches there with its points
-    within ``tolerance`` of that lowest point (exactly its lowest locus for curved
+    plane through ``origin`` with unit ``normal``, as convex sets (k, 2) in the
+    plane's coordinates (:mod:`balance3d.planar`; ``frame``: (2, 3) unit
+    tangents).  The body lies on the ``sign`` side of the plane (+1: towards
+    ``normal``); a piece touches when its lowest point is within ``tolerance`` of
+    the plane, and touches there with its points within ``tolerance`` of that
+    lowest point (exactly its lowest locus for curved
     surfaces).  Body pose: ``position`` (3,) m, ``rotation`` (3, 3)."""
     down = -sign * normal
     shapes = []
     for kind, *data in pieces:
         if kind == "sphere":
-            point = rotation @ data[0] + position + data[1] * down
-            if sign * float((point - origin) @ normal) <= tolerance:
-                shapes.append(sg.Point(*(frame @ (point - origin))))
+            point = numerics.matmul(rotation, data[0]) + position + data[1] * down
+            if sign * numerics.dot3(point - origin, normal) <= tolerance:
+                shapes.append(numerics.matmul(frame, point - origin)[None, :])
             continue
         if kind == "cylinder":
             centre, axis, radius, half = data
-            verts = cylinder_contact_points(rotation @ centre + position, rotation @ axis,
+            verts = cylinder_contact_points(numerics.matmul(rotation, centre) + position,
+                                            numerics.matmul(rotation, axis),
                                             radius, half, down, tolerance)
-            if float((sign * (verts - origin) @ normal).min()) > tolerance:
+            if float((sign * numerics.dot(verts - origin, normal)).min()) > tolerance:
                 continue
-            shapes.append(sg.MultiPoint((verts - origin) @ frame.T).convex_hull)
+            shapes.append(planar.convex_hull(numerics.matmul(verts - origin, frame.T)))
             continue
-        verts = data[0] @ rotation.T + position
-        depth = sign * (verts - origin) @ normal
+        verts = numerics.matmul(data[0], rotation.T) + position
+        depth = sign * numerics.dot(verts - origin, normal)
         low = depth.min()
         if low > tolerance:
             continue
         near = verts[depth <= low + tolerance]
-        shapes.append(sg.MultiPoint((near - origin) @ frame.T).convex_hull)
+        shapes.append(planar.convex_hull(numerics.matmul(near - origin, frame.T)))
     return shapes
 
 
@@ -155,19 +161,18 @@ def reduce_polygon(points: np.ndarray, keep: int) -> np.ndarray:
     return np.asarray(pts)
 
 
-def corners(geom) -> np.ndarray:
-    """(k, 2): the corners of the convex hull of ``geom`` (or segment ends, point),
-    at most :data:`MAX_PATCH_POINTS`."""
-    if geom.is_empty:
-        return np.zeros((0, 2))
-    hull = geom.convex_hull
-    if not isinstance(hull, sg.Polygon):
-        return np.asarray(hull.coords)
+def corners(points) -> np.ndarray:
+    """(k, 2): the corners of the convex hull of ``points`` ((n, 2); a segment's
+    ends, a point), corners closer than :data:`CORNER_MERGE` merged, at most
+    :data:`MAX_PATCH_POINTS`."""
+    hull = planar.convex_hull(points)
+    if len(hull) < 3:
+        return hull
     kept: list[np.ndarray] = []
-    for point in np.asarray(hull.exterior.coords)[:-1]:
-        if not kept or np.linalg.norm(point - kept[-1]) > CORNER_MERGE:
+    for point in hull:
+        if not kept or numerics.norm(point - kept[-1]) > CORNER_MERGE:
             kept.append(point)
-    if len(kept) > 1 and np.linalg.norm(kept[0] - kept[-1]) <= CORNER_MERGE:
+    if len(kept) > 1 and numerics.norm(kept[0] - kept[-1]) <= CORNER_MERGE:
         kept.pop()
     if len(kept) < 3:
         return np.asarray(kept)
@@ -187,11 +192,9 @@ def contact_patch(pieces_a: list[tuple], pose_a: tuple, pieces_b: list[tuple],
     meets = []
     for p in mine:
         for q in theirs:
-            inter = p.intersection(q)
-            if inter.is_empty:
-                # a hair of width, so that a segment lying along a segment meets it
-                inter = p.buffer(CORNER_MERGE / 100).intersection(q.buffer(CORNER_MERGE / 100))
-            if not inter.is_empty:
-                meets.append(inter)
-    flat = corners(shapely.union_all(meets)) if meets else np.zeros((0, 2))
-    return origin + flat @ frame if len(flat) else np.zeros((0, 3))
+            inter = planar.intersect(p, q)
+            if len(inter) == 0 or (len(p) < 3 and len(q) < 3):
+                inter = planar.intersect(p, q, MEET_MARGIN)
+            meets.append(inter)
+    flat = corners(np.concatenate(meets)) if meets else np.zeros((0, 2))
+    return origin + numerics.matmul(flat, frame) if len(flat) else np.zeros((0, 3))

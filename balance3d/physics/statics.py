@@ -24,11 +24,15 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
+from balance3d import numerics
 from balance3d.physics.caches import cache
 
 #: Sides of the pyramid that stands in for each friction cone.  Inscribed, so the
 #: friction available is under-estimated by at most 1 - cos(pi / sides) (7.6 % for 8).
 FRICTION_CONE_SIDES = 8
+#: (FRICTION_CONE_SIDES, 2): cosine and sine of each pyramid edge's angle about the
+#: normal, from :mod:`math` (numpy's array ``sin``/``cos`` differ by SIMD path).
+_CONE_CIRCLE = numerics.unit_circle(FRICTION_CONE_SIDES)
 #: HiGHS primal feasibility tolerance on the equilibrium equations, which are scaled
 #: to the heaviest body's weight (forces) and the longest lever arm (torques).
 FEASIBILITY_TOLERANCE = 1e-9
@@ -180,7 +184,7 @@ def tangents(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two unit vectors completing ``normal`` (3,) to a right-handed frame."""
     helper = np.array([1.0, 0.0, 0.0]) if abs(normal[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
     t1 = cross(normal, helper)
-    t1 /= np.linalg.norm(t1)
+    t1 /= numerics.norm3(t1)
     return t1, cross(normal, t1)
 
 
@@ -215,14 +219,14 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
         if key in solutions:
             remembered = solutions.get(key)
             return None if remembered is None else remembered.copy()
-    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
+    normals /= numerics.norm(normals)[:, None]
 
     # friction pyramid generators: (n_contacts, sides, 3)
     sides = FRICTION_CONE_SIDES
-    angles = 2.0 * np.pi * np.arange(sides) / sides
+    cos, sin = _CONE_CIRCLE[:, 0], _CONE_CIRCLE[:, 1]
     helper = np.where(np.abs(normals[:, :1]) < 0.9, [[1.0, 0.0, 0.0]], [[0.0, 1.0, 0.0]])
     t1 = cross(normals, helper)
-    t1 /= np.linalg.norm(t1, axis=1, keepdims=True)
+    t1 /= numerics.norm(t1)[:, None]
     t2 = cross(normals, t1)
     weight_unit = max(float(masses.max()) * gravity, 1e-12)
     # a known normal force enters as a load; its friction generators then have
@@ -230,13 +234,13 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     base = np.where(known[:, None], 0.0, normals)
     radius = np.where(known, mu * fixed_n / weight_unit, mu)
     gens = (base[:, None, :]
-            + radius[:, None, None] * (np.cos(angles)[None, :, None] * t1[:, None, :]
-                                       + np.sin(angles)[None, :, None] * t2[:, None, :]))
+            + radius[:, None, None] * (cos[None, :, None] * t1[:, None, :]
+                                       + sin[None, :, None] * t2[:, None, :]))
     gens = gens.reshape(-1, 3)                        # (n_gen, 3)
     gen_contact = np.repeat(np.arange(n_contacts), sides)
     n_gen = len(gens)
     arms_all = points - coms[owner]
-    length_unit = max(float(np.linalg.norm(arms_all, axis=1).max()), 1e-6)
+    length_unit = max(float(numerics.norm(arms_all).max()), 1e-6)
 
     # equilibrium rows (force and torque of each body), as (row, column, value) lists
     entry_rows, entry_cols, entry_vals = [], [], []
@@ -291,7 +295,10 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     ub_rows, ub_cols, ub_vals = [], [], []
     if pairs:
         pair_row = {p: i for i, p in enumerate(pairs)}
-        normal_part = np.einsum("ij,ij->i", gens, normals[gen_contact])
+        # each generator's part along its normal, added x, z, then y: the order
+        # np.einsum took, so that a program keeps the bits it had with it
+        g, n = gens, normals[gen_contact]
+        normal_part = (g[:, 0] * n[:, 0] + g[:, 2] * n[:, 2]) + g[:, 1] * n[:, 1]
         spread = np.array([c.supporting and c.normal_force is None for c in contacts])[gen_contact]
         row = np.array([pair_row.get(c.pair, -1) for c in contacts])[gen_contact]
         ub_rows += [row[spread], np.arange(len(pairs))]
@@ -341,13 +348,13 @@ def unbalanced(bodies: list[StaticsBody], points: np.ndarray, forces: np.ndarray
     arms = points - coms[owner]
     np.add.at(net_force, owner, forces)
     np.add.at(net_torque, owner, cross(arms, forces))
-    length = float(np.linalg.norm(arms, axis=1).max()) if len(arms) else 0.0
+    length = float(numerics.norm(arms).max()) if len(arms) else 0.0
     for i, b in enumerate(bodies):
         for point, load in b.loads:
             net_force[i] += load
             net_torque[i] += cross(np.subtract(point, b.com), np.asarray(load, float))
-            length = max(length, float(np.linalg.norm(np.subtract(point, b.com))))
+            length = max(length, numerics.norm3(np.subtract(point, b.com)))
     weight = float(masses.max()) * gravity if n else 0.0
     tol = SOLUTION_TOLERANCE * weight
-    return ((np.linalg.norm(net_force, axis=1) > tol)
-            | (np.linalg.norm(net_torque, axis=1) > tol * max(length, 1e-6)))
+    return ((numerics.norm(net_force) > tol)
+            | (numerics.norm(net_torque) > tol * max(length, 1e-6)))

@@ -68,6 +68,7 @@ import math
 
 import numpy as np
 
+from balance3d import numerics
 from balance3d.meshes.part import Part
 from balance3d.physics.caches import cache
 from balance3d.physics.impacts import RigidBody, overturned
@@ -181,7 +182,7 @@ class Welds:
         part = self._part(name)
         entry = self._geometry.get(id(part))
         if entry is None or entry[0] is not part:
-            radius = float(np.linalg.norm(part.mesh.vertices, axis=1).max())
+            radius = float(numerics.norm(part.mesh.vertices).max())
             entry = (part, piece_geometry(part), radius)
             self._geometry[id(part)] = entry
         return entry[1], entry[2]
@@ -195,9 +196,9 @@ class Welds:
         limit = math.cos(math.radians(PATCH_NORMAL_ANGLE_DEG))
         clusters: list[tuple[np.ndarray, list]] = []
         for p in sorted(points, key=lambda p: p[8]):        # deepest first
-            normal = np.asarray(p[7], float) / np.linalg.norm(p[7])
+            normal = np.asarray(p[7], float) / numerics.norm3(p[7])
             for direction, members in clusters:
-                if float(direction @ normal) >= limit:
+                if numerics.dot3(direction, normal) >= limit:
                     members.append(p)
                     break
             else:
@@ -231,7 +232,7 @@ class Welds:
         c, tol = w.settings.length_scale, w.settings.weld_patch_tolerance
         deepest = min(points, key=lambda p: p[8])
         normal = np.asarray(deepest[7], float)
-        normal /= np.linalg.norm(normal)
+        normal /= numerics.norm3(normal)
         origin = (np.asarray(deepest[5]) + np.asarray(deepest[6])) / (2.0 * c)
         frame = np.stack(tangents(normal))
 
@@ -416,8 +417,8 @@ class Welds:
                 arriving = []
                 for p in points:
                     # approach speed of this point of the body towards the welded one
-                    approach = -float(np.dot(lin + cross(ang, np.subtract(p[5], centre)),
-                                             p[7])) / c
+                    approach = -numerics.dot3(lin + cross(ang, np.subtract(p[5], centre)),
+                                              p[7]) / c
                     if approach >= s.wake_speed and (
                             p[8] / c <= approach * reach_time + s.contact_distance):
                         arriving.append((p, approach))
@@ -436,7 +437,7 @@ class Welds:
             carried = self.carried.get(pair)
             if carried is not None and all(
                     p[9] <= carried[0] and
-                    np.linalg.norm(np.subtract(p[6], carried[1])) <= s.contact_distance * c
+                    numerics.norm3(np.subtract(p[6], carried[1])) <= s.contact_distance * c
                     for p in hits[pair]):
                 del hits[pair]
         if not hits:
@@ -468,14 +469,14 @@ class Welds:
         its part along the contact as far as their friction can pass it on."""
         mover_part, welded_part = self._part(mover), self._part(welded)
         mass = mover_part.mass
-        n = np.asarray(normal, float) / np.linalg.norm(normal)
+        n = np.asarray(normal, float) / numerics.norm3(normal)
         restitution = mover_part.material.restitution * welded_part.material.restitution
         friction = mover_part.material.friction * welded_part.material.friction
-        towards = float(velocity @ n)
+        towards = numerics.dot3(velocity, n)
         push = mass * towards * (1.0 + restitution) * n
         along = mass * (velocity - towards * n)
-        size = float(np.linalg.norm(along))
-        limit = friction * float(np.linalg.norm(push))
+        size = numerics.norm3(along)
+        limit = friction * numerics.norm3(push)
         if size > limit:
             along *= limit / size
         return push + along
@@ -515,8 +516,8 @@ class Welds:
                 if name not in rigid:
                     rigid[name] = self._rigid(name)
             bodies = [rigid[n] for n in sorted(solve | set(acting))]
-            normal = np.mean(normals, axis=0)
-            if overturned(bodies, np.asarray(points), normal / np.linalg.norm(normal),
+            normal = numerics.fsum_rows(normals)
+            if overturned(bodies, np.asarray(points), normal / numerics.norm3(normal),
                           friction, list(acting.values()), w.settings.gravity):
                 return solve
             below &= self.welded
@@ -530,7 +531,7 @@ class Welds:
         position, orientation = self.world.pose(name)
         rot = quat_matrix(orientation)
         return RigidBody(part.mass, np.asarray(position, float),
-                         rot @ np.diag(part.inertia) @ rot.T)
+                         numerics.matmul(rot * part.inertia, rot.T))
 
     def _close_points(self) -> list:
         """Bullet's current contact points within ``contact_distance``, in
@@ -823,14 +824,14 @@ class Welds:
         for p in points:
             normal = np.asarray(p[7], float)
             centre = (lin_b - lin_a) / c
-            if float(np.linalg.norm(centre - float(centre @ normal) * normal)) < fast:
+            if numerics.norm3(centre - numerics.dot3(centre, normal) * normal) < fast:
                 out.append(None)
                 continue
             where = np.asarray(p[5])
             relative = ((lin_b + cross(ang_b, where - com_b))
                         - (lin_a + cross(ang_a, where - com_a))) / c
-            along = relative - float(relative @ normal) * normal
-            speed = float(np.linalg.norm(along))
+            along = relative - numerics.dot3(relative, normal) * normal
+            speed = numerics.norm3(along)
             out.append(along / speed if speed > 0.0 else None)
         return out
 

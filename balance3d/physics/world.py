@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance3d import numerics
 from balance3d.physics.quiet import quiet_output
 
 with quiet_output():
@@ -552,7 +553,7 @@ class World:
         """(n, 3) float, m: body ``name``'s mesh vertices in world coordinates."""
         pos, orn = self.pose(name)
         rot = np.asarray(self._client.getMatrixFromQuaternion(orn)).reshape(3, 3)
-        return self.body(name).part.mesh.vertices @ rot.T + pos
+        return numerics.matmul(self.body(name).part.mesh.vertices, rot.T) + pos
 
     def height_below(self, points_xy) -> float:
         """Highest surface (m) under any of ``points_xy`` ((n, 2) m): the top hit of a
@@ -729,7 +730,7 @@ class World:
                 tuple(p[7]), distance, force))
         if welded:
             for name_a, name_b, position, normal, push, distance in self._welds.stored(a, b):
-                force = float(np.dot(push, normal))
+                force = numerics.dot3(push, normal)
                 if distance <= limit and force >= min_force:
                     found.append(Contact(name_a, name_b, position, position, normal,
                                          distance, force))

@@ -10,9 +10,10 @@ from scipy.spatial.transform import Rotation
 
 from balance3d.games.base import Drop
 from balance3d.games.tilted import TiltedState
-from balance3d.games.tilted.judge import BeamFrame, footprint, table_top
+from balance3d.games.tilted.judge import BeamFrame, table_top
 from balance3d.gui.games import game_table
 from balance3d.resources import scenes_dir
+from tray_checks import footprint
 
 #: m^2, footprints sharing less than this area do not overlap (rounding).
 TOUCH_AREA = 1e-10

@@ -7,10 +7,8 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
-import shapely.affinity
-from scipy.spatial.transform import Rotation
 
+from balance3d import numerics, planar
 from balance3d.games.base import POSES, Drop, GameError, run_to_end
 from balance3d.games.placement import release_pose
 from balance3d.games.tilted import judge
@@ -41,10 +39,12 @@ class DropsMixin:
         frame = BeamFrame.of(world)
         fulcrum = world.vertices(FULCRUM)
         apex_z = fulcrum[:, 2].max()
-        apex_x = float(fulcrum[np.isclose(fulcrum[:, 2], apex_z, atol=1e-9), 0].mean())
+        apex = fulcrum[np.isclose(fulcrum[:, 2], apex_z, atol=1e-9), 0].tolist()
+        apex_x = math.fsum(apex) / len(apex)
         pivot = np.array([apex_x, frame.position[1], apex_z])
         spin = frame.rotation[:, 1] * end * self.rules.start_tip_speed
-        world.set_velocity(BEAM, tuple(np.cross(spin, frame.position - pivot)), tuple(spin))
+        world.set_velocity(BEAM, tuple(numerics.cross(spin, frame.position - pivot).tolist()),
+                           tuple(spin))
         time, timed_out, _ = run_to_end(self._settling(world))
         if judge.resting_end(world, self.rules.end_rest_gap) != end:
             raise GameError(f"scene {self.scene.name!r}: the beam did not come to rest on its "
@@ -79,10 +79,10 @@ class DropsMixin:
         part = self._part(drop.piece)
         pos, quat = release_pose(world, part, drop)
         if self._frozen:
-            verts = Rotation.from_quat(quat).apply(part.mesh.vertices) + np.asarray(pos)
+            verts = numerics.rotate(quat, part.mesh.vertices) + np.asarray(pos)
             mine = judge.footprint(verts)
             for name in self._frozen:
-                if mine.intersection(judge.footprint(world.vertices(name))).area \
+                if planar.overlap_area(mine, judge.footprint(world.vertices(name))) \
                         > FOOTPRINT_OVERLAP_AREA:
                     return f"the block would be released above frozen block {name}"
         hits = world.overlaps(part, pos, quat)
@@ -104,6 +104,9 @@ class DropsMixin:
         frame = BeamFrame.of(world)
         side = float(min(self._part(piece).extents))
         yaw = math.atan2(frame.rotation[1, 0], frame.rotation[0, 0])
+        turn = np.array([[math.cos(yaw), -math.sin(yaw)], [math.sin(yaw), math.cos(yaw)]])
+        square = numerics.matmul(np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+                                 * (side / 2), turn.T)      # (4, 2) anticlockwise
         frozen = [judge.footprint(world.vertices(name)) for name in self._frozen]
         L, W, T = frame.half
         spacing = FIND_DROP_GRID * side
@@ -111,10 +114,8 @@ class DropsMixin:
         for s in np.arange(L, 0.0, -spacing):
             for t in np.arange(-W + side / 2, W - side / 2 + 1e-12, spacing):
                 x, y, _ = frame.to_world([(high * s, t, T)])[0]
-                spot = shapely.affinity.rotate(shapely.box(x - side / 2, y - side / 2,
-                                                           x + side / 2, y + side / 2),
-                                               yaw, use_radians=True)
-                if any(spot.intersection(f).area > FOOTPRINT_OVERLAP_AREA for f in frozen):
+                spot = square + (x, y)
+                if any(planar.overlap_area(spot, f) > FOOTPRINT_OVERLAP_AREA for f in frozen):
                     continue
                 drop = Drop(piece, float(x), float(y), FIND_DROP_HEIGHT, yaw, "upright")
                 if self._drop_reason(drop, seat) is None:

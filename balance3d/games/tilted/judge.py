@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-import shapely.geometry as sg
-from scipy.spatial.transform import Rotation
+import math
 
+import numpy as np
+
+from balance3d import numerics, planar
 from balance3d.physics.world import World
 
 #: Body names every Tilted scene must use.
@@ -55,24 +56,27 @@ class BeamFrame:
     def of(cls, world: World) -> "BeamFrame":
         """The beam frame of ``world`` now."""
         pos, quat = world.pose(BEAM)
-        rot = Rotation.from_quat(quat).as_matrix()
+        rot = numerics.quat_matrix(quat)
         return cls(pos, rot, np.asarray(world.part(BEAM).extents, float) / 2.0)
 
     def to_beam(self, points) -> np.ndarray:
         """(n, 3) world points (m) -> (n, 3) beam-frame points (m)."""
-        return (np.asarray(points, float).reshape(-1, 3) - self.position) @ self.rotation
+        return numerics.matmul(np.asarray(points, float).reshape(-1, 3) - self.position,
+                               self.rotation)
 
     def to_world(self, points) -> np.ndarray:
         """(n, 3) beam-frame points (m) -> (n, 3) world points (m)."""
-        return np.asarray(points, float).reshape(-1, 3) @ self.rotation.T + self.position
+        return (numerics.matmul(np.asarray(points, float).reshape(-1, 3), self.rotation.T)
+                + self.position)
 
     def top_point_below(self, x: float, y: float) -> tuple[float, float]:
         """Beam-frame ``(s, t)`` (m) where the vertical line through world ``(x, y)``
-        meets the plane of the beam's top face."""
-        a, b, n = self.rotation[:, 0], self.rotation[:, 1], self.rotation[:, 2]
-        rhs = np.array([x, y]) - (self.position + n * self.half[2])[:2]
-        s, t = np.linalg.solve(np.array([[a[0], b[0]], [a[1], b[1]]]), rhs)
-        return float(s), float(t)
+        meets the plane of the beam's top face (Cramer's rule)."""
+        (a0, b0), (a1, b1) = self.rotation[:2, :2].tolist()
+        centre = (self.position + self.rotation[:, 2] * self.half[2]).tolist()
+        r0, r1 = x - centre[0], y - centre[1]
+        det = a0 * b1 - b0 * a1
+        return (r0 * b1 - b0 * r1) / det, (a0 * r1 - r0 * a1) / det
 
 
 def table_top(world: World) -> float:
@@ -112,14 +116,13 @@ def beam_tilt(world: World, frame: BeamFrame | None = None) -> float:
     """Angle (rad) of the beam's length axis above the horizontal, positive when its
     +x end is up."""
     frame = frame or BeamFrame.of(world)
-    return float(np.arcsin(np.clip(frame.rotation[2, 0], -1.0, 1.0)))
+    return math.asin(min(1.0, max(-1.0, float(frame.rotation[2, 0]))))
 
 
-def footprint(points) -> sg.Polygon:
-    """Horizontal footprint: convex hull of ``points`` ((n, 3) m) projected on the
-    table plane."""
-    pts = np.asarray(points, float).reshape(-1, 3)[:, :2]
-    return sg.MultiPoint([tuple(p) for p in pts]).convex_hull
+def footprint(points) -> np.ndarray:
+    """Horizontal footprint: the corners (k, 2) m of the convex hull of ``points``
+    ((n, 3) m) projected on the table plane (:func:`balance3d.planar.convex_hull`)."""
+    return planar.convex_hull(np.asarray(points, float).reshape(-1, 3)[:, :2])
 
 
 def sections_in(lo: float, hi: float, sections: tuple[Section, ...],

@@ -209,7 +209,7 @@ class _Search:
         apex = world.vertices(FULCRUM)
         top = apex[:, 2] >= apex[:, 2].max() - 1e-9
         #: m, world x of the fulcrum's apex line.
-        self.pivot = float(apex[top, 0].mean())
+        self.pivot = math.fsum(apex[top, 0].tolist()) / int(top.sum())
         high = self.frame.to_world([(self.side * self.frame.half[0], 0.0, 0.0)])[0, 0]
         #: +1 / -1: the direction of the high side along world x.
         self.toward_high = 1.0 if high > self.pivot else -1.0

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from balance3d import numerics, planar
 from balance3d.games.base import Drop
-from balance3d.games.placement import footprint_points, pose_rotation, release_pose
+from balance3d.games.placement import (design_extents, design_vertices, footprint_points,
+                                       pose_rotation, release_pose)
 from balance3d.games.tower.physics import body_below
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
@@ -43,7 +45,7 @@ def landing(world: World, part: Part, drop: Drop) -> Landing:
     """The release pose of ``drop`` (:func:`balance3d.games.placement.release_pose`)
     and the body under its footprint (the same rays, naming what they hit)."""
     rot = pose_rotation(part, drop.pose, drop.yaw)
-    verts = rot.apply(part.design_mesh().vertices)
+    verts = numerics.rotate(rot, design_vertices(part))
     lo, hi = verts.min(axis=0), verts.max(axis=0)
     shift = np.array([drop.x, drop.y]) - (lo[:2] + hi[:2]) / 2.0
     below, _ = body_below(world, footprint_points(verts[:, :2] + shift))
@@ -93,11 +95,11 @@ def is_vertical(world: World, name: str) -> bool:
     """Whether body ``name`` stands vertically (on edge): its thinnest design axis
     lies within :data:`VERTICAL_ANGLE_DEG` of horizontal."""
     part = world.part(name)
-    axis = int(np.argmin(part.design_mesh().extents))
+    axis = int(np.argmin(design_extents(part)))
     in_body = part.design_from_body[:3, :3].T[:, axis]
     _, quat = world.pose(name)
     rot = np.asarray(world.client.getMatrixFromQuaternion(quat)).reshape(3, 3)
-    up = abs(float((rot @ in_body)[2]))
+    up = abs(numerics.dot3(rot[2], in_body))
     return up < math.sin(math.radians(VERTICAL_ANGLE_DEG))
 
 
@@ -117,8 +119,9 @@ def top_piece(world: World, pieces: list[str]) -> str | None:
 
 def base_outline(world: World, base: str) -> shapely.Polygon:
     """The top face of ``base`` seen from above (x, y m): the convex hull of its
-    vertices."""
-    return shapely.MultiPoint(world.vertices(base)[:, :2]).convex_hull
+    vertices (:func:`balance3d.planar.convex_hull`: its corners are vertices' exact
+    coordinates, anticlockwise from the lowest)."""
+    return shapely.Polygon(planar.convex_hull(world.vertices(base)[:, :2]))
 
 
 def piece_centre(world: World, name: str) -> tuple[float, float]:

@@ -28,9 +28,8 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import shapely.geometry as sg
-from scipy.spatial.transform import Rotation
 
+from balance3d import numerics, planar
 from balance3d.meshes.part import Part
 from balance3d.physics.bodies import Snapshot
 from balance3d.physics.errors import WorldError
@@ -43,7 +42,7 @@ def _world_points(part: Part, position, orientation) -> np.ndarray:
     """(n, 3) m: ``part``'s mesh vertices and face centroids (body frame) placed at
     ``position`` (3,) m, ``orientation`` (4,)."""
     local = np.vstack([part.mesh.vertices, part.mesh.triangles_center])
-    return Rotation.from_quat(orientation).apply(local) + np.asarray(position, dtype=float)
+    return numerics.rotate(orientation, local) + np.asarray(position, dtype=float)
 
 
 def release_position(world: World, part: Part, xy: Sequence[float],
@@ -76,16 +75,17 @@ def centre_of_mass(world: World, names: Iterable[str]) -> np.ndarray:
         raise ValueError("the centre of mass of no bodies is undefined")
     masses = np.array([world.part(name).mass for name in names])
     positions = np.array([world.pose(name)[0] for name in names])
-    return masses @ positions / masses.sum()
+    return numerics.matmul(masses, positions) / math.fsum(masses.tolist())
 
 
-def support_polygon(world: World, upper: Iterable[str], lower: Iterable[str]) -> sg.Polygon:
-    """The convex hull, in the horizontal plane (x, y metres), of the contact points
+def support_polygon(world: World, upper: Iterable[str], lower: Iterable[str]) -> np.ndarray:
+    """The corners (k, 2) of the convex hull (:func:`balance3d.planar.convex_hull`),
+    in the horizontal plane (x, y metres), of the contact points
     (within ``contact_distance``) between any of ``upper`` and any of ``lower``.  For
     welded pairs these are the corners the World keeps of their contact patches:
     exact for flat-sided patches (letters), cut across a curved outline (a logo
     centred on a logo: 13.8 mm from its centre to the polygon's side, 15 mm to the
-    plaque's).  Empty when fewer than three points span an area."""
+    plaque's).  Empty, (0, 2), when fewer than three points span an area."""
     lower = set(lower)
     points = []
     for name in upper:
@@ -94,8 +94,8 @@ def support_polygon(world: World, upper: Iterable[str], lower: Iterable[str]) ->
                 points.append(ct.position_b[:2])
             elif ct.body_a in lower:
                 points.append(ct.position_a[:2])
-    hull = sg.MultiPoint(points).convex_hull if points else sg.Polygon()
-    return hull if isinstance(hull, sg.Polygon) else sg.Polygon()
+    hull = planar.convex_hull(np.array(points, dtype=float).reshape(-1, 2))
+    return hull if len(hull) >= 3 else np.zeros((0, 2))
 
 
 def support_margin(world: World, upper: Iterable[str], lower: Iterable[str]) -> float:
@@ -105,11 +105,11 @@ def support_margin(world: World, upper: Iterable[str], lower: Iterable[str]) -> 
     stand; with a negative one it tips over the polygon's nearest edge."""
     upper = list(upper)
     polygon = support_polygon(world, upper, lower)
-    if polygon.is_empty:
+    if len(polygon) == 0:
         return -np.inf
-    com = sg.Point(centre_of_mass(world, upper)[:2])
-    distance = polygon.exterior.distance(com)
-    return float(distance if polygon.contains(com) else -distance)
+    x, y = centre_of_mass(world, upper)[:2].tolist()
+    distance = planar.boundary_distance(polygon, x, y)
+    return distance if bool(planar.contains(polygon, x, y)) else -distance
 
 
 def poses(world: World, names: Iterable[str]) -> dict[str, Pose]:
@@ -120,9 +120,9 @@ def poses(world: World, names: Iterable[str]) -> dict[str, Pose]:
 def displacement(part: Part, before: Pose, after: Pose) -> float:
     """m: the furthest any vertex of ``part`` moved between the poses ``before`` and
     ``after`` (a turn in place counts by how far it carried the corners)."""
-    a = Rotation.from_quat(before[1]).apply(part.mesh.vertices) + before[0]
-    b = Rotation.from_quat(after[1]).apply(part.mesh.vertices) + after[0]
-    return float(np.linalg.norm(b - a, axis=1).max())
+    a = numerics.rotate(before[1], part.mesh.vertices) + before[0]
+    b = numerics.rotate(after[1], part.mesh.vertices) + after[0]
+    return float(numerics.norm(b - a).max())
 
 
 def moved_pieces(world: World, before: Mapping[str, Pose],

@@ -28,11 +28,14 @@ Decisions
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
 from balance3d.games.base import Action, Choose, Drop, State
-from balance3d.games.placement import pose_rotation
+from balance3d.games.placement import design_vertices, pose_rotation
 from balance3d.games.tower.judge import piece_centre, top_piece
 from balance3d.games.tower.rules import LOSE_TURN, REMOVE_TOP, piece_part
 from balance3d.physics.world import WorldError
@@ -104,15 +107,16 @@ class PlannerBot(SeatedBot):
             pieces.setdefault(piece_part(piece), piece)
         order = sorted(pieces.values(), key=lambda p: (piece_part(p) == state.rules.logo_part,
                                                        piece_part(p)))
-        base_xy = tuple(float(v) for v in np.mean(
-            world.vertices(state.base(seat))[:, :2], axis=0))
+        base_xy = tuple((numerics.fsum_rows(world.vertices(state.base(seat))[:, :2])
+                         / len(world.vertices(state.base(seat)))).tolist())
         spots, yaw = [], 0.0
         if tower:
             top_level = max(state.level(p) for p in tower)
             upper = [p for p in tower if state.level(p) == top_level]
             masses = np.array([world.part(p).mass for p in upper])
             centres = np.array([piece_centre(world, p) for p in upper])
-            spots.append(tuple(float(v) for v in masses @ centres / masses.sum()))
+            spots.append(tuple((numerics.matmul(masses, centres)
+                                / math.fsum(masses.tolist())).tolist()))
             yaw = _yaw(world, top_piece(world, tower))
         spots.append(base_xy)
         pose = "edge" if state.must_stand_vertically[seat] else "flat"
@@ -132,7 +136,7 @@ class PlannerBot(SeatedBot):
         world = state.world
         masses = [world.part(p).mass for p in tower] + [state.piece_part(drop.piece).mass]
         points = [world.pose(p)[0][:2] for p in tower] + [np.array([drop.x, drop.y])]
-        com = np.asarray(masses) @ np.asarray(points) / sum(masses)
+        com = numerics.matmul(np.asarray(masses), np.asarray(points)) / math.fsum(masses)
         half = float(np.ptp(world.vertices(state.base(state.current_player))[:, 0])) / 2
         return bool(np.all(np.abs(com - np.asarray(base_xy)) <= half - MIN_MARGIN))
 
@@ -142,16 +146,17 @@ def centre_of_mass_offset(part, pose: str, yaw: float) -> tuple[float, float]:
     by ``yaw`` rad, lies from the centre of its bounding box seen from above (a
     drop's release point): 7.5 mm towards a T's bar."""
     rot = pose_rotation(part, pose, yaw)
-    verts = rot.apply(part.design_mesh().vertices)
+    verts = numerics.rotate(rot, design_vertices(part))
     centre = (verts.min(axis=0) + verts.max(axis=0)) / 2
-    offset = rot.apply(part.design_from_body[:3, 3]) - centre
+    offset = numerics.rotate(rot, part.design_from_body[:3, 3]) - centre
     return float(offset[0]), float(offset[1])
 
 
 def _yaw(world, name: str) -> float:
     """rad, in [0, pi): the heading of body ``name``'s longest horizontal extent
-    seen from above (the principal axis of its vertices' x, y)."""
+    seen from above (the principal axis of its vertices' x, y: half the angle
+    atan2(2 c_xy, c_xx - c_yy) of their covariance, sums taken exactly)."""
     xy = world.vertices(name)[:, :2]
-    values, vectors = np.linalg.eigh(np.cov((xy - xy.mean(axis=0)).T))
-    heading = vectors[:, int(np.argmax(values))]
-    return float(np.arctan2(heading[1], heading[0]) % np.pi)
+    dx, dy = (xy - numerics.fsum_rows(xy) / len(xy)).T
+    cxx, cyy, cxy = (math.fsum((u * v).tolist()) for u, v in ((dx, dx), (dy, dy), (dx, dy)))
+    return (0.5 * math.atan2(2.0 * cxy, cxx - cyy)) % math.pi

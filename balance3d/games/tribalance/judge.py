@@ -18,8 +18,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
+from balance3d import numerics
+from balance3d.games.placement import design_extents
 from balance3d.games.tribalance.rules import FRAME, PLATE
 from balance3d.meshes.builders import triangle_outline
 from balance3d.physics.world import World
@@ -45,9 +46,9 @@ class PlateFrame:
         part = world.part(PLATE)
         position, quat = world.pose(PLATE)
         offset = part.design_from_body
-        rot = Rotation.from_quat(quat) * Rotation.from_matrix(offset[:3, :3]).inv()
-        origin = np.asarray(position, float) - rot.apply(offset[:3, 3])
-        return cls(origin, rot.as_matrix(), _thickness(part), triangle_outline(side))
+        rot = numerics.matmul(numerics.quat_matrix(quat), offset[:3, :3].T)
+        origin = np.asarray(position, float) - numerics.matmul(rot, offset[:3, 3])
+        return cls(origin, rot, _thickness(part), triangle_outline(side))
 
     @property
     def normal(self) -> np.ndarray:
@@ -56,11 +57,13 @@ class PlateFrame:
 
     def to_world(self, points) -> np.ndarray:
         """(n, 3) plate-frame points (m) -> (n, 3) world points (m)."""
-        return np.asarray(points, float).reshape(-1, 3) @ self.rotation.T + self.origin
+        return (numerics.matmul(np.asarray(points, float).reshape(-1, 3), self.rotation.T)
+                + self.origin)
 
     def to_plate(self, points) -> np.ndarray:
         """(n, 3) world points (m) -> (n, 3) plate-frame points (m)."""
-        return (np.asarray(points, float).reshape(-1, 3) - self.origin) @ self.rotation
+        return numerics.matmul(np.asarray(points, float).reshape(-1, 3) - self.origin,
+                               self.rotation)
 
     def top_point(self, x: float, y: float) -> np.ndarray:
         """(3,) m, world position of the point ``(x, y)`` of the top face."""
@@ -70,7 +73,7 @@ class PlateFrame:
 @functools.lru_cache(maxsize=16)
 def _thickness(part) -> float:
     """m, the thickness of the plate ``part`` (its design mesh's z extent)."""
-    return float(part.design_mesh().extents[2])
+    return float(design_extents(part)[2])
 
 
 def tilt(frame: PlateFrame) -> tuple[float, float]:
@@ -92,15 +95,15 @@ def frame_contacts(world: World, frame: PlateFrame, corner_zone: float) -> list[
     for ct in world.contacts(PLATE, FRAME):
         point = ct.position_a if ct.body_a == PLATE else ct.position_b
         q = frame.to_plate(point)[0, :2]
-        gaps = np.linalg.norm(frame.corners - q, axis=1)
+        gaps = numerics.norm(frame.corners - q)
         if gaps.min() <= corner_zone:
             found.add(("corner", int(np.argmin(gaps))))
             continue
         sides = []
         for i in range(3):
             a, b = frame.corners[i], frame.corners[(i + 1) % 3]
-            u = np.clip(np.dot(q - a, b - a) / np.dot(b - a, b - a), 0.0, 1.0)
-            sides.append(float(np.linalg.norm(a + u * (b - a) - q)))
+            u = np.clip(numerics.dot(q - a, b - a) / numerics.dot(b - a, b - a), 0.0, 1.0)
+            sides.append(float(numerics.norm(a + u * (b - a) - q)))
         found.add(("side", int(np.argmin(sides))))
     return [{"kind": kind, "index": index} for kind, index in sorted(found)]
 

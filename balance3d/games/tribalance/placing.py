@@ -8,8 +8,9 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
+from balance3d import numerics
+from balance3d.games.placement import design_vertices
 from balance3d.games.tribalance import judge
 from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.rules import PLATE, TribalanceRules
@@ -23,10 +24,10 @@ def release_pose(frame: PlateFrame, part: Part, x: float, y: float,
     """Body-frame ``(position (3,) m, quaternion xyzw)`` of ``part`` lowered onto the
     plate point ``(x, y)`` (plate frame, m): its axis along the plate's normal, its
     underside ``gap`` m above the top face."""
-    lo = float(part.design_mesh().vertices[:, 2].min())
+    lo = float(design_vertices(part)[:, 2].min())
     origin = frame.top_point(x, y) + frame.normal * (gap - lo)
-    quat = Rotation.from_matrix(frame.rotation).as_quat()
-    return body_pose(part, tuple(origin), tuple(quat))
+    quat = numerics.quat_from_matrix(frame.rotation)
+    return body_pose(part, tuple(origin.tolist()), tuple(quat.tolist()))
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def settle_still(world: World, rules: TribalanceRules) -> Generator[None, None, 
         steps += 1
         yield
         quat = np.asarray(world.pose(PLATE)[1])
-        if abs(float(np.dot(quat, reference))) >= limit:
+        if abs(float(numerics.dot(quat, reference))) >= limit:
             steady += 1
         else:
             reference, steady = quat, 0
@@ -74,7 +75,7 @@ def settle_still(world: World, rules: TribalanceRules) -> Generator[None, None, 
 def _sliding_stopped(world: World) -> bool:
     """True when every dynamic body moves slower than ``rest_linear_speed``."""
     top = world.settings.rest_linear_speed
-    return all(float(np.linalg.norm(world.velocity(n)[0])) < top for n in world.dynamic_names)
+    return all(numerics.norm3(world.velocity(n)[0]) < top for n in world.dynamic_names)
 
 
 @dataclass(frozen=True)

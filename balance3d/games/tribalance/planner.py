@@ -36,8 +36,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
 from balance3d.games.base import Action, Place, State
+from balance3d.games.placement import design_extents
 from balance3d.games.tribalance.rules import BALL, FRAME, PLATE, piece_key, piece_weight
 from balance3d.games.tribalance.verdicts import TribalanceVerdict
 from balance3d.meshes.builders import triangle_outline
@@ -130,8 +132,8 @@ class _Balance:
         parts = {b.name: scene.parts[b.part] for b in scene.bodies}
         where = {b.name: b.position for b in scene.bodies}
         plate = parts[PLATE]
-        t = float(plate.design_mesh().extents[2])
-        radius = float(parts[BALL].design_mesh().extents[2]) / 2
+        t = float(design_extents(plate)[2])
+        radius = float(design_extents(parts[BALL])[2]) / 2
         gap = (where[PLATE][2] - t / 2) - where[FRAME][2]
         return cls(state, radius, plate.mass * (radius - t / 2), gap,
                    triangle_outline(state.side))
@@ -140,8 +142,8 @@ class _Balance:
         """Mass (kg) and centre-of-mass height above the plate's underside (m) of a
         piece of ``weight``."""
         part = self.state.scene.parts[self.state.rules.piece_parts[weight - 1]]
-        t = float(self.state.world.part(PLATE).design_mesh().extents[2])
-        return part.mass, t + float(part.design_mesh().extents[2]) / 2
+        t = float(design_extents(self.state.world.part(PLATE))[2])
+        return part.mass, t + float(design_extents(part)[2]) / 2
 
     def loads(self, placed: dict[str, int]) -> tuple[np.ndarray, float]:
         """The mass moment (kg m, plate frame) of the pieces on the plate and the
@@ -156,8 +158,8 @@ class _Balance:
 
     def load(self, moment: np.ndarray, stiffness: float) -> float:
         """Estimated tilt over the tilt at which the plate reaches the frame."""
-        size = float(np.linalg.norm(moment))
+        size = float(numerics.norm(moment))
         if size == 0.0:
             return 0.0
-        reach = float((self.corners @ (moment / size)).max())
+        reach = float(numerics.matmul(self.corners, moment / size).max())
         return size / stiffness * reach / self.gap if self.gap > 0 else math.inf

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from balance3d import numerics
+from balance3d.games.placement import design_vertices
 from balance3d.games.rule_values import rule_value
 from balance3d.meshes.builders import triangle_outline
 from balance3d.scene import Scene
@@ -168,7 +170,7 @@ def _fields(scene: Scene, piece_parts: list[str]) -> tuple[Field, ...]:
         raise scene.error("rules.fields", "must be a list of [x m, y m, number]")
     plate = scene.data["parts"][next(b.part for b in scene.bodies if b.name == PLATE)]
     corners = triangle_outline(float(plate["side"]))
-    radius = max(float(np.linalg.norm(scene.parts[p].design_mesh().vertices[:, :2], axis=1).max())
+    radius = max(float(numerics.norm(design_vertices(scene.parts[p])[:, :2]).max())
                  for p in piece_parts)
     fields: list[Field] = []
     for i, row in enumerate(raw):
@@ -180,8 +182,8 @@ def _fields(scene: Scene, piece_parts: list[str]) -> tuple[Field, ...]:
         point = np.array(row[:2], float)
         for a, b in zip(corners, np.roll(corners, -1, axis=0)):
             edge = b - a
-            inward = np.array([-edge[1], edge[0]]) / np.linalg.norm(edge)
-            if float(np.dot(point - a, inward)) < radius:
+            inward = np.array([-edge[1], edge[0]]) / numerics.norm(edge)
+            if float(numerics.dot(point - a, inward)) < radius:
                 raise scene.error(where, f"a piece on it would overhang the plate's edge "
                                          f"(pieces reach {radius:.4f} m from the centre)")
         for j, other in enumerate(fields):

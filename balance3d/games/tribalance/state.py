@@ -8,9 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from balance3d import numerics
 from balance3d.games.base import (Action, GameError, Outcome, Pass, Place, Player, RecordError,
                                   State, Verdict, ranks_from_keys, run_to_end)
 from balance3d.games.phases import PhasedMixin
+from balance3d.games.placement import design_vertices
 from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.placing import release_pose, settle_still
 from balance3d.games.tribalance.rules import (PLATE, WEIGHTS, Phase, piece_key, piece_name,
@@ -245,8 +247,8 @@ class TribalanceState(TurnsMixin, PhasedMixin, State):
         return self.scene.parts[self.rules.piece_parts[piece_weight(piece) - 1]]
 
     def _piece_radius(self) -> float:
-        return max(float(np.linalg.norm(self.scene.parts[p].design_mesh().vertices[:, :2],
-                                        axis=1).max()) for p in self.rules.piece_parts)
+        return max(float(numerics.norm(design_vertices(self.scene.parts[p])[:, :2]).max())
+                   for p in self.rules.piece_parts)
 
     # ------------------------------------------------------------------ turns
     def _in_game(self, seat: int) -> bool:
