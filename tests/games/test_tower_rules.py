@@ -483,8 +483,10 @@ def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path, g
     towards base_1, ``gap`` away.  A logo landing on the T's bar 15 mm beyond the
     stem's centre brings the centre of mass of T and logo beyond the stem's edge:
     the T topples towards base_1, turning about that edge.  Seat 1's tower, a flat H
-    and a logo standing on edge, stands closer to that edge than the T is tall, so
-    by geometry the falling T strikes the logo before it reaches the horizontal.
+    and a logo standing upright (its 50 mm length vertical, so a push near its top
+    overturns it), stands closer to that edge than the T is tall, so by geometry the
+    falling T strikes the logo before it reaches the horizontal and knocks it over
+    (a logo on edge, 30 mm tall, was only nudged by about the knock tolerance).
     The knock is detected on seat 1's tower, which is put back as it stood before
     the turn (every piece within RESTORE_TOLERANCE); the T and the logo leave the
     game, the flat H stays, and seat 0 loses their next turn and draws a card."""
@@ -494,7 +496,7 @@ def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path, g
                     drop(state, t, 0.03, seat=0, pose="upright")])
     target, under = first(state, 1, "logo"), first(state, 1, "letter_H")
     state.stage(1, [drop(state, under, 0.025, seat=1),
-                    drop(state, target, -0.02, seat=1, pose="edge")])
+                    drop(state, target, -0.04, seat=1, pose="upright")])
     world = state.world
     pivot = world.vertices(t)[:, 0].max()
     reach = world.vertices(t)[:, 2].max() - world.vertices(state.base(0))[:, 2].max()
