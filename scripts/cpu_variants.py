@@ -22,8 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-#: OpenBLAS kernel families to imitate, and the /proc/cpuinfo flags each needs.
+#: OpenBLAS kernel families to imitate, and the /proc/cpuinfo flags each needs
+#: (Sandybridge's AVX kernels differ from the AVX2 families' on every AVX2 machine).
 OPENBLAS_FAMILIES = {
+    "Sandybridge": {"avx"},
     "Haswell": {"avx2", "fma"},
     "Zen": {"avx2", "fma"},
     "SkylakeX": {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"},

@@ -14,7 +14,7 @@ spec = importlib.util.spec_from_file_location("cpu_variants", SCRIPT)
 cpu_variants = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cpu_variants)
 
-AVX512_FLAGS = {"avx2", "fma", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}
+AVX512_FLAGS = {"avx", "avx2", "fma", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}
 
 
 def fake_cpu(monkeypatch, machine: str, flags: set[str], dispatch: list[str],
@@ -34,14 +34,16 @@ def test_an_avx512_cpu_with_numpy_1_names_gets_every_other_kernel_family(monkeyp
     assert cpu_variants.variants() == [
         ("numpy without AVX-512", "NPY_DISABLE_CPU_FEATURES", "AVX512F AVX512_SKX"),
         ("numpy at its baseline", "NPY_DISABLE_CPU_FEATURES", "SSE41 AVX2 AVX512F AVX512_SKX"),
+        ("OpenBLAS Sandybridge kernels", "OPENBLAS_CORETYPE", "Sandybridge"),
         ("OpenBLAS Haswell kernels", "OPENBLAS_CORETYPE", "Haswell"),
     ]
 
 
 def test_an_avx2_cpu_runs_no_avx512_kernels_and_not_its_own_family(monkeypatch):
-    fake_cpu(monkeypatch, "x86_64", {"avx2", "fma"}, ["X86_V3"], "Zen")
+    fake_cpu(monkeypatch, "x86_64", {"avx", "avx2", "fma"}, ["X86_V3"], "Zen")
     assert cpu_variants.variants() == [
         ("numpy at its baseline", "NPY_DISABLE_CPU_FEATURES", "X86_V3"),
+        ("OpenBLAS Sandybridge kernels", "OPENBLAS_CORETYPE", "Sandybridge"),
         ("OpenBLAS Haswell kernels", "OPENBLAS_CORETYPE", "Haswell"),
     ]
 

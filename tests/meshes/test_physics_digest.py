@@ -12,7 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from balance3d.commands.models import physics_digest
@@ -20,12 +19,6 @@ from balance3d.scene import list_scenes
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "physics_inputs.json"
-#: numpy's widest SIMD paths, switched off to imitate a CPU without them (numpy 1.x
-#: names the AVX-512 groups one by one and knows no X86_V4).
-NPY_NARROW = ("X86_V4 AVX512_ICL" if int(np.__version__.split(".")[0]) >= 2
-              else "AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL")
-
-
 def differences(expected: dict, actual: dict) -> list[str]:
     """One line per scene, part, body or input whose digest differs, is missing or
     is new."""
@@ -66,30 +59,16 @@ def test_physics_inputs_match_the_committed_digest():
     assert differences(expected, physics_digest(list_scenes())) == []
 
 
-def _kernel_environments() -> list[dict[str, str]]:
-    """Variables imitating other CPUs that this one can run: OpenBLAS kernel families
-    (SkylakeX needs AVX-512) and numpy without its AVX-512 paths."""
-    try:
-        flags = open("/proc/cpuinfo", encoding="ascii").read()
-    except OSError:
-        return []
-    out = []
-    if " avx2" in flags:
-        out += [{"OPENBLAS_CORETYPE": "Haswell"}, {"OPENBLAS_CORETYPE": "Zen"}]
-    if " avx512f" in flags:
-        out += [{"OPENBLAS_CORETYPE": "SkylakeX"}, {"NPY_DISABLE_CPU_FEATURES": NPY_NARROW}]
-    return out
-
-
 @pytest.mark.portable
-@pytest.mark.skipif(not _kernel_environments(), reason="needs an x86-64 Linux CPU with AVX2")
-def test_physics_inputs_do_not_follow_the_cpu_kernels(tmp_path):
+def test_physics_inputs_do_not_follow_the_cpu_kernels(tmp_path, cpu_variants):
     """Mass properties by trimesh (numpy products through BLAS, whose kernels differ
     per CPU) gave the Tower's L letter other axes under another kernel, and the
     fulcrum another inertia without AVX-512: the digest, made in a fresh process
     under each kernel, is the same."""
+    if not cpu_variants:
+        pytest.skip("no other CPU to imitate on this architecture")
     here = physics_digest(list_scenes())
-    for i, variables in enumerate(_kernel_environments()):
+    for i, (_, variables) in enumerate(cpu_variants):
         out = tmp_path / f"digest{i}.json"
         env = dict(os.environ, PYTHONPATH=str(ROOT), **variables)
         done = subprocess.run([sys.executable, "-m", "balance3d.cli", "models", "digest",
