@@ -292,3 +292,28 @@ def test_every_command_a_user_runs_says_what_it_does_in_its_help(words):
     assert usage.startswith(f"usage: balance3d {' '.join(words)} ")
     assert not description.startswith(("positional arguments:", "options:"))
     assert len(description.split()) >= 8
+
+
+@pytest.mark.parametrize("argv, prog, what", [
+    (["simulate", "tilted", "--seed", "x"], "balance3d simulate",
+     "--seed: invalid int value: 'x'"),
+    (["simulate"], "balance3d simulate", "the following arguments are required: game"),
+    (["replay"], "balance3d replay", "the following arguments are required: FILE"),
+    (["play", "tilted", "--players", "two"], "balance3d play",
+     "--players: invalid int value: 'two'"),
+    (["tune", "list", "--frob"], "balance3d tune list", "unrecognized arguments: --frob"),
+    (["scene", "show", "tilted", "extra"], "balance3d scene show",
+     "unrecognized arguments: extra"),
+    (["models", "bogus"], "balance3d models", "ACTION: invalid choice: 'bogus'"),
+    (["frobnicate"], "balance3d", "COMMAND: invalid choice: 'frobnicate'"),
+])
+def test_an_argument_error_is_one_line_naming_the_command_exit_2(argv, prog, what, capsys):
+    """No usage block before the message: one line, the sub-command, what is wrong
+    and where to read the options."""
+    with pytest.raises(SystemExit) as done:
+        cli.main(argv)
+    assert done.value.code == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err.count("\n") == 1 and out.err.endswith(f" (see '{prog} --help')\n")
+    assert out.err.startswith(f"{prog}: error: {what}")
