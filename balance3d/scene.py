@@ -31,11 +31,12 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from balance3d import numerics
+from balance3d.jsonio import MAX_DEPTH, check_limits
 from balance3d.meshes import builders
 from balance3d.meshes.part import Material, Part, make_part
 from balance3d.physics.caches import caches_on
@@ -254,10 +255,33 @@ def _load(path: Path, blob: str, origins: tuple[tuple[str, str], ...]) -> Scene:
 _load_cached = lru_cache(maxsize=64)(_load)
 
 
+class TomlLimitError(ValueError):
+    """A TOML file nested deeper than :data:`balance3d.jsonio.MAX_DEPTH` levels of
+    arrays and tables, or with a string longer than
+    :data:`balance3d.jsonio.MAX_STRING`; the message says which key."""
+
+
+def load_toml(fh: BinaryIO) -> dict:
+    """The TOML document read from the binary file ``fh``, within the limits JSON
+    files are read with (:data:`~balance3d.jsonio.MAX_DEPTH` levels,
+    :data:`~balance3d.jsonio.MAX_STRING` characters).  Raises
+    :class:`tomllib.TOMLDecodeError`, :class:`UnicodeDecodeError` or
+    :class:`TomlLimitError`."""
+    try:
+        data = tomllib.load(fh)
+    except RecursionError:
+        raise TomlLimitError(f"arrays or tables nested deeper than {MAX_DEPTH} "
+                             f"levels") from None
+    problem = check_limits(data)
+    if problem is not None:
+        raise TomlLimitError(problem)
+    return data
+
+
 def _read(path: Path) -> dict:
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            return load_toml(fh)
     except FileNotFoundError:
         raise SceneError(f"{path}: no such scene file") from None
     except IsADirectoryError:
@@ -266,6 +290,8 @@ def _read(path: Path) -> dict:
         raise SceneError(f"{path}: not valid TOML: not UTF-8 text ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
         raise SceneError(f"{path}: not valid TOML: {exc}") from None
+    except TomlLimitError as exc:
+        raise SceneError(f"{path}: {exc}") from None
 
 
 def _merge(base: dict, top: dict) -> dict:

@@ -317,3 +317,36 @@ def test_an_argument_error_is_one_line_naming_the_command_exit_2(argv, prog, wha
     assert out.out == ""
     assert out.err.count("\n") == 1 and out.err.endswith(f" (see '{prog} --help')\n")
     assert out.err.startswith(f"{prog}: error: {what}")
+
+
+def _deep_toml(tmp_path: Path, brackets: int) -> Path:
+    """A TOML file whose key ``a`` holds ``brackets`` nested arrays: with the
+    document's own table, ``brackets + 1`` levels."""
+    path = tmp_path / "deep.toml"
+    path.write_text("a = " + "[" * brackets + "]" * brackets + "\n")
+    return path
+
+
+@pytest.mark.parametrize("command", [["scene", "show"], ["tune"]])
+@pytest.mark.parametrize("brackets", [32, 500, 100_000])
+def test_a_toml_file_nested_deeper_than_the_limit_is_one_line_exit_2(tmp_path, capsys,
+                                                                     command, brackets):
+    path = _deep_toml(tmp_path, brackets)
+    out = tmp_path / "out"
+    argv = command + [str(path)] + (["--out", str(out)] if command == ["tune"] else [])
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"balance3d {command[0]}: error: {path}: ")
+    assert err.count("\n") == 1 and "nested deeper than 32 levels" in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", [["scene", "show"], ["tune"]])
+def test_a_toml_file_at_the_nesting_limit_is_read(tmp_path, capsys, command):
+    """32 levels are allowed: the file is read and refused for its unknown key."""
+    path = _deep_toml(tmp_path, 31)
+    argv = command + [str(path)] + (["--out", str(tmp_path / "out")]
+                                    if command == ["tune"] else [])
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: a: unknown" in err and "nested" not in err
