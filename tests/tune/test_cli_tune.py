@@ -161,3 +161,20 @@ def test_a_read_only_file_system_is_one_line(sweep_file, tmp_path, capsys, monke
     assert main(["tune", str(sweep_file), "--out", str(out), "--quiet"]) == 2
     assert _one_line(capsys) == (f"balance3d tune: error: {out}: cannot write: "
                                  f"{os.strerror(errno.EROFS)}\n")
+
+
+@pytest.mark.parametrize("verb", [
+    ["fit", "SWEEP", "--param", "materials.felt.friction", "--within", "0.2", "0.9",
+     "--outcome", "tipped", "--target", "0.5"],
+    ["plot", "DIR"],
+])
+def test_fit_and_plot_refuse_an_out_folder_below_a_file_before_any_work(
+        sweep_file, tmp_path, capsys, verb):
+    plain = tmp_path / "f"
+    plain.write_text("a file\n")
+    out = plain / "sub"
+    argv = ["tune", *[str(sweep_file) if w == "SWEEP" else str(tmp_path) if w == "DIR" else w
+                      for w in verb], "--out", str(out)]
+    assert main(argv) == 2
+    assert _one_line(capsys) == (f"balance3d tune: error: --out {out}: {plain} is a file, "
+                                 f"not a folder\n")
