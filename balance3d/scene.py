@@ -60,6 +60,12 @@ class OverrideError(SceneError):
 
 
 POSITIVE = "positive number"
+#: kg/m^3, the lowest density of a material or part: about that of air, below
+#: every solid (the lightest aerogels hold a few kg/m^3).
+MIN_DENSITY = 1.0
+#: kg/m^3, the highest density of a material or part: above every element
+#: (osmium, 22,590 kg/m^3).
+MAX_DENSITY = 25_000.0
 VEC3 = "list of 3 positive numbers"
 
 #: Part kinds, their builder and the dimensions each needs (metres unless named).
@@ -485,6 +491,8 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
     static = c.get("static", "bool", False)
     mass = c.get("mass", POSITIVE, None)
     density = c.get("density", POSITIVE, None)
+    if density is not None:
+        _check_density(c, density)
     if density is not None and mass is not None:
         c.fail("density", "give the part a mass or a density, not both")
     own_material = materials[material] if density is None \
@@ -526,6 +534,26 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
         c.fail("", str(exc))
 
 
+def _check_density(checker: _Checker, density: float) -> None:
+    """Refuse, naming the key, a density outside MIN_DENSITY..MAX_DENSITY."""
+    if not MIN_DENSITY <= density <= MAX_DENSITY:
+        checker.fail("density", f"must be within {MIN_DENSITY:g}..{MAX_DENSITY:g} kg/m^3, "
+                                f"got {density!r}")
+
+
+def _check_game(head: _Checker, game: str, variant: str) -> None:
+    """Refuse, naming the key, a game that is not registered or a variant it does
+    not have."""
+    from balance3d.games import REGISTRY, get_game
+
+    if game not in REGISTRY:
+        head.fail("game", f"unknown game {game!r} (known: {', '.join(sorted(REGISTRY))})")
+    variants = get_game(game).variants
+    if variant not in variants:
+        head.fail("variant", f"{game} has no variant {variant!r} (variants: "
+                             f"{', '.join(variants)})")
+
+
 def _validate(source: _Source, data: dict) -> Scene:
     top = _Checker(source, data, "")
     top.unknown({"scene", "physics", "materials", "parts", "bodies", "rules"})
@@ -536,6 +564,7 @@ def _validate(source: _Source, data: dict) -> Scene:
     name = head.get("name", "string")
     game = head.get("game", "string")
     variant = head.get("variant", "string", "basic")
+    _check_game(head, game, variant)
     description = head.get("description", "string", "")
 
     phys = _Checker(source, data.get("physics", {}), "physics")
@@ -561,6 +590,7 @@ def _validate(source: _Source, data: dict) -> Scene:
         m.unknown(_MATERIAL_KEYS)
         vals = {k: m.get(k, POSITIVE if k == "density" else "nonnegative number",
                          ... if required else 0.0) for k, required in _MATERIAL_KEYS.items()}
+        _check_density(m, vals["density"])
         if vals["restitution"] > 1.0:
             m.fail("restitution", f"must be within 0..1, got {vals['restitution']}")
         materials[mname] = Material(mname, **vals)

@@ -79,12 +79,11 @@ def test_scene_show_path(tmp_path, capsys):
     path.write_text(scene)
     assert cli.main(["scene", "show", str(path), "--json"]) == 2
     assert "a Tilted scene needs a body named" in capsys.readouterr().err
-    # The same bodies in a scene of a game not yet playable are shown.
+    # A scene of a game that is not registered is refused when it is loaded.
     path.write_text(scene.replace('game = "tilted"', 'game = "jenga"'))
-    assert cli.main(["scene", "show", str(path), "--json"]) == 0
-    shown = json.loads(capsys.readouterr().out)
-    assert shown["name"] == "bad" and shown["path"] == str(path)
-    assert shown["bodies"][0]["mass_kg"] == pytest.approx(650.0 * 0.05**3)
+    assert cli.main(["scene", "show", str(path), "--json"]) == 2
+    assert capsys.readouterr().err == (f"balance3d scene: error: {path}: scene.game: unknown "
+                                       f"game 'jenga' (known: tilted, tower, tribalance)\n")
 
 
 def test_bad_scene_is_one_line_exit_2(tmp_path, capsys):

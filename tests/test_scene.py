@@ -239,6 +239,21 @@ BAD = [
     ("negative-part-density", _edit('material = "wood"\n', 'material = "wood"\n'
                                                             'density = -800.0\n'),
      "parts.block.density", "positive number"),
+    ("unknown-game", _edit('game = "tilted"', 'game = "chess"'), "scene.game",
+     "unknown game 'chess' (known: tilted, tower, tribalance)"),
+    ("unknown-variant", _edit('game = "tilted"', 'game = "tilted"\nvariant = "expert"'),
+     "scene.variant", "tilted has no variant 'expert' (variants: basic, solo, advanced)"),
+    ("huge-time-step", _edit("time_step = 0.004", "time_step = 1e9"), "physics.time_step",
+     "must be within 1e-05..0.01 s, got 1000000000.0"),
+    ("tiny-time-step", _edit("time_step = 0.004", "time_step = 1e-9"), "physics.time_step",
+     "must be within 1e-05..0.01 s"),
+    ("huge-density", _edit("density = 650.0", "density = 1e308"), "materials.wood.density",
+     "must be within 1..25000 kg/m^3, got 1e+308"),
+    ("tiny-density", _edit("density = 650.0", "density = 1e-300"), "materials.wood.density",
+     "must be within 1..25000 kg/m^3"),
+    ("huge-part-density", _edit('material = "wood"\n', 'material = "wood"\n'
+                                                         'density = 1e308\n'),
+     "parts.block.density", "must be within 1..25000 kg/m^3"),
     ("stadium-too-short", _edit('kind = "box"\nsize = [0.05, 0.05, 0.05]',
                                 'kind = "stadium"\nlength = 0.02\nwidth = 0.03\n'
                                 'thickness = 0.01'),
