@@ -67,6 +67,13 @@ MIN_DENSITY = 1.0
 #: (osmium, 22,590 kg/m^3).
 MAX_DENSITY = 25_000.0
 VEC3 = "list of 3 positive numbers"
+#: m, the shortest dimension of a part: a fifth of the default collision margin
+#: (0.5 mm), far below the thinnest bundled part.
+MIN_LENGTH = 1e-4
+#: m, the longest dimension of a part: five times the default table extent (2 m),
+#: beyond which a body has left the table (and a part of 1e300 m overflows its mass
+#: properties).
+MAX_LENGTH = 10.0
 
 #: Part kinds, their builder and the dimensions each needs (metres unless named).
 PART_KINDS: dict[str, dict[str, str]] = {
@@ -498,6 +505,12 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
     own_material = materials[material] if density is None \
         else dataclasses.replace(materials[material], density=density)
     dims = {k: c.get(k, t) for k, t in PART_KINDS[kind].items()}
+    for key, kind_of_value in PART_KINDS[kind].items():
+        if kind_of_value in (POSITIVE, VEC3):
+            lengths = dims[key] if kind_of_value == VEC3 else (dims[key],)
+            if not all(MIN_LENGTH <= v <= MAX_LENGTH for v in lengths):
+                c.fail(key, f"must be within {MIN_LENGTH:g}..{MAX_LENGTH:g} m, "
+                            f"got {c.table[key]!r}")
     if kind == "letter":
         glyphs = _glyphs()
         if dims["glyph"] not in glyphs:

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -349,3 +350,18 @@ def test_a_toml_file_at_the_nesting_limit_is_read(tmp_path, capsys, command):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert f"{path}: a: unknown" in err and "nested" not in err
+
+
+def test_a_part_of_1e300_m_is_one_line_and_no_numpy_warning(tmp_path, capsys):
+    """The size is refused by its bound before any mass property is computed, so no
+    overflow warning is printed before the line."""
+    path = tmp_path / "big.toml"
+    path.write_text(BAD_SCENE.replace("mass = nan\n", "").replace("[0.05, 0.05, 0.05]",
+                                                                  "[1e300, 0.05, 0.05]"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert cli.main(["scene", "show", str(path)]) == 2
+    assert [str(w.message) for w in caught] == []
+    assert capsys.readouterr().err == (f"balance3d scene: error: {path}: parts.block.size: "
+                                       f"must be within 0.0001..10 m, got [1e+300, 0.05, "
+                                       f"0.05]\n")

@@ -254,6 +254,13 @@ BAD = [
     ("huge-part-density", _edit('material = "wood"\n', 'material = "wood"\n'
                                                          'density = 1e308\n'),
      "parts.block.density", "must be within 1..25000 kg/m^3"),
+    ("huge-size", _edit("size = [0.05, 0.05, 0.05]", "size = [1e300, 0.05, 0.05]"),
+     "parts.block.size", "must be within 0.0001..10 m, got [1e+300, 0.05, 0.05]"),
+    ("tiny-size", _edit("size = [0.05, 0.05, 0.05]", "size = [0.05, 1e-300, 0.05]"),
+     "parts.block.size", "must be within 0.0001..10 m"),
+    ("huge-radius", _edit('kind = "box"\nsize = [0.05, 0.05, 0.05]',
+                          'kind = "sphere"\nradius = 1e200'),
+     "parts.block.radius", "must be within 0.0001..10 m, got 1e+200"),
     ("stadium-too-short", _edit('kind = "box"\nsize = [0.05, 0.05, 0.05]',
                                 'kind = "stadium"\nlength = 0.02\nwidth = 0.03\n'
                                 'thickness = 0.01'),

@@ -17,6 +17,7 @@ ray [--address ADDR]`` the runs go to a Ray cluster, as for ``tune run``.
 from __future__ import annotations
 
 import argparse
+import math
 import textwrap
 import tomllib
 from pathlib import Path
@@ -136,6 +137,11 @@ def run_fit(args: argparse.Namespace) -> int:
         raise CommandError(f"--workers: must be at least 1, got {args.workers}")
     if args.address is not None and args.engine != "ray":
         raise CommandError("--address: only with --engine ray")
+    if not all(math.isfinite(v) for v in args.within):
+        raise CommandError(f"--within: LO and HI must be finite numbers, got "
+                           f"{args.within[0]:g} {args.within[1]:g}")
+    if not math.isfinite(args.target):
+        raise CommandError(f"--target: must be a finite number, got {args.target:g}")
     if args.out:
         check_output_folder("--out", Path(args.out))
     request = FitRequest(param=args.param, low=args.within[0], high=args.within[1],
