@@ -112,7 +112,11 @@ def check(value: Any, spec: Spec, where: str) -> Any:
     ``where`` when it does not fit."""
     kind = next((k for k in spec.kinds if _fits(value, k)), None)
     if kind is None:
-        raise FieldError(where, f"must be {spec.describe()}, got {short(value)}")
+        words = spec.describe()
+        if float in spec.kinds and isinstance(value, numbers.Real) \
+                and not isinstance(value, bool):
+            words = words.replace(TYPE_WORDS[float], "a finite number")
+        raise FieldError(where, f"must be {words}, got {short(value)}")
     if spec.minimum is not None and kind in (int, float):
         low = spec.minimum
         if value < low or (spec.exclusive and value == low):
