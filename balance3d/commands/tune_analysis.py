@@ -99,7 +99,8 @@ def run_plot(args: argparse.Namespace) -> int:
     except PlotError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
-        raise write_error("--out", Path(args.out or args.directory), exc) from None
+        raise write_error("--out" if args.out else "DIR", Path(args.out or args.directory),
+                          exc) from None
     except ImportError as exc:
         raise CommandError(f"tune plot needs {exc.name}: install balance3d[tune]") from None
     print(f"wrote {len(written)} plots:")

@@ -200,8 +200,8 @@ class TowerState(CardsMixin, TurnsMixin, State):
 
     @property
     def scores(self) -> tuple[float, ...]:
-        """Per seat, m: the height of the seat's tower now (:attr:`heights`), the
-        score the outcome ranks by."""
+        """Per seat, m: the height of the seat's tower now (:attr:`heights`), as the
+        outcome's scores give it at the end."""
         return self.heights
 
     def vertical_pieces(self, seat: int) -> int:
