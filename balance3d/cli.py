@@ -25,12 +25,20 @@ COMMANDS = {
 
 class Parser(argparse.ArgumentParser):
     """The command's parser: an argument starting with ``-,`` is a value, not an
-    option (``--bots -,planner``: a seat played by a person, then a bot)."""
+    option (``--bots -,planner``: a seat played by a person, then a bot); a bad
+    argument gives one line (no usage), exit 2."""
 
     def _parse_optional(self, arg_string: str):
         if arg_string.startswith("-,"):
             return None
         return super()._parse_optional(arg_string)
+
+    def error(self, message: str):
+        """Print ``PROG: error: WHAT: WHY (see 'PROG --help')`` on one line to
+        stderr and exit with status 2 (argparse prints the usage first)."""
+        what = message.removeprefix("argument ")
+        what = "".join(c if line_break(c) is None else " " for c in what)
+        self.exit(2, f"{self.prog}: error: {what} (see '{self.prog} --help')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,6 +63,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def leaf_parser(parser: argparse.ArgumentParser,
+                argv: list[str]) -> argparse.ArgumentParser:
+    """The parser of the deepest sub-command named in ``argv`` (``scene show``),
+    so that an unrecognized argument is reported against it."""
+    for arg in argv:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        named = subs[0]._name_parser_map if subs else {}
+        if arg in named:
+            parser = named[arg]
+    return parser
+
+
 def check_arguments(argv: list[str]) -> None:
     """Refuse, naming it, the first argument that is not one line of printable text
     (a newline or another control character in a name or path would break every
@@ -76,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        leaf_parser(parser, argv).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         check_arguments(argv)
         status = int(args.run(args) or 0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -82,22 +83,40 @@ def line_break(text: str) -> str | None:
     return None if bad is None else f"U+{ord(bad):04X}"
 
 
+def _finite(value: numbers.Real) -> bool:
+    """True when ``value`` converts to a finite float (a whole number too large for
+    a float, like 10**400, does not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def _fits(value: Any, kind: type) -> bool:
+    """Whether ``value`` is of ``kind``; numpy's integer and floating scalars count as
+    numbers (``numbers.Integral``, ``numbers.Real``), ``bool`` never does."""
     if kind is object:
         return True
     if isinstance(value, bool):
         return kind is bool
     if kind is float:
-        return isinstance(value, (int, float)) and math.isfinite(value)
+        return isinstance(value, numbers.Real) and _finite(value)
+    if kind is int:
+        return isinstance(value, numbers.Integral)
     return isinstance(value, kind)
 
 
 def check(value: Any, spec: Spec, where: str) -> Any:
     """``value`` checked against ``spec`` (a ``float`` field's whole number comes back
-    as a float); :class:`FieldError` at ``where`` when it does not fit."""
+    as a float, an ``int`` field's numpy integer as an int); :class:`FieldError` at
+    ``where`` when it does not fit."""
     kind = next((k for k in spec.kinds if _fits(value, k)), None)
     if kind is None:
-        raise FieldError(where, f"must be {spec.describe()}, got {short(value)}")
+        words = spec.describe()
+        if float in spec.kinds and isinstance(value, numbers.Real) \
+                and not isinstance(value, bool):
+            words = words.replace(TYPE_WORDS[float], "a finite number")
+        raise FieldError(where, f"must be {words}, got {short(value)}")
     if spec.minimum is not None and kind in (int, float):
         low = spec.minimum
         if value < low or (spec.exclusive and value == low):
@@ -106,7 +125,9 @@ def check(value: Any, spec: Spec, where: str) -> Any:
     if spec.line and kind is str and (bad := line_break(value)) is not None:
         raise FieldError(where, f"must be one line of printable text, got {short(value)} "
                                 f"(character {bad})")
-    return float(value) if kind is float else value
+    if kind is float:
+        return float(value)
+    return int(value) if kind is int else value
 
 
 def check_object(data: Any, specs: tuple[Spec, ...], where: str,

@@ -31,11 +31,12 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from balance3d import numerics
+from balance3d.jsonio import MAX_DEPTH, check_limits
 from balance3d.meshes import builders
 from balance3d.meshes.part import Material, Part, make_part
 from balance3d.physics.caches import caches_on
@@ -59,7 +60,20 @@ class OverrideError(SceneError):
 
 
 POSITIVE = "positive number"
+#: kg/m^3, the lowest density of a material or part: about that of air, below
+#: every solid (the lightest aerogels hold a few kg/m^3).
+MIN_DENSITY = 1.0
+#: kg/m^3, the highest density of a material or part: above every element
+#: (osmium, 22,590 kg/m^3).
+MAX_DENSITY = 25_000.0
 VEC3 = "list of 3 positive numbers"
+#: m, the shortest dimension of a part: a fifth of the default collision margin
+#: (0.5 mm), far below the thinnest bundled part.
+MIN_LENGTH = 1e-4
+#: m, the longest dimension of a part: five times the default table extent (2 m),
+#: beyond which a body has left the table (and a part of 1e300 m overflows its mass
+#: properties).
+MAX_LENGTH = 10.0
 
 #: Part kinds, their builder and the dimensions each needs (metres unless named).
 PART_KINDS: dict[str, dict[str, str]] = {
@@ -254,10 +268,33 @@ def _load(path: Path, blob: str, origins: tuple[tuple[str, str], ...]) -> Scene:
 _load_cached = lru_cache(maxsize=64)(_load)
 
 
+class TomlLimitError(ValueError):
+    """A TOML file nested deeper than :data:`balance3d.jsonio.MAX_DEPTH` levels of
+    arrays and tables, or with a string longer than
+    :data:`balance3d.jsonio.MAX_STRING`; the message says which key."""
+
+
+def load_toml(fh: BinaryIO) -> dict:
+    """The TOML document read from the binary file ``fh``, within the limits JSON
+    files are read with (:data:`~balance3d.jsonio.MAX_DEPTH` levels,
+    :data:`~balance3d.jsonio.MAX_STRING` characters).  Raises
+    :class:`tomllib.TOMLDecodeError`, :class:`UnicodeDecodeError` or
+    :class:`TomlLimitError`."""
+    try:
+        data = tomllib.load(fh)
+    except RecursionError:
+        raise TomlLimitError(f"arrays or tables nested deeper than {MAX_DEPTH} "
+                             f"levels") from None
+    problem = check_limits(data)
+    if problem is not None:
+        raise TomlLimitError(problem)
+    return data
+
+
 def _read(path: Path) -> dict:
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            return load_toml(fh)
     except FileNotFoundError:
         raise SceneError(f"{path}: no such scene file") from None
     except IsADirectoryError:
@@ -266,6 +303,8 @@ def _read(path: Path) -> dict:
         raise SceneError(f"{path}: not valid TOML: not UTF-8 text ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
         raise SceneError(f"{path}: not valid TOML: {exc}") from None
+    except TomlLimitError as exc:
+        raise SceneError(f"{path}: {exc}") from None
 
 
 def _merge(base: dict, top: dict) -> dict:
@@ -459,11 +498,19 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
     static = c.get("static", "bool", False)
     mass = c.get("mass", POSITIVE, None)
     density = c.get("density", POSITIVE, None)
+    if density is not None:
+        _check_density(c, density)
     if density is not None and mass is not None:
         c.fail("density", "give the part a mass or a density, not both")
     own_material = materials[material] if density is None \
         else dataclasses.replace(materials[material], density=density)
     dims = {k: c.get(k, t) for k, t in PART_KINDS[kind].items()}
+    for key, kind_of_value in PART_KINDS[kind].items():
+        if kind_of_value in (POSITIVE, VEC3):
+            lengths = dims[key] if kind_of_value == VEC3 else (dims[key],)
+            if not all(MIN_LENGTH <= v <= MAX_LENGTH for v in lengths):
+                c.fail(key, f"must be within {MIN_LENGTH:g}..{MAX_LENGTH:g} m, "
+                            f"got {c.table[key]!r}")
     if kind == "letter":
         glyphs = _glyphs()
         if dims["glyph"] not in glyphs:
@@ -500,6 +547,26 @@ def _build_part(source: _Source, name: str, spec: dict, materials: dict[str, Mat
         c.fail("", str(exc))
 
 
+def _check_density(checker: _Checker, density: float) -> None:
+    """Refuse, naming the key, a density outside MIN_DENSITY..MAX_DENSITY."""
+    if not MIN_DENSITY <= density <= MAX_DENSITY:
+        checker.fail("density", f"must be within {MIN_DENSITY:g}..{MAX_DENSITY:g} kg/m^3, "
+                                f"got {density!r}")
+
+
+def _check_game(head: _Checker, game: str, variant: str) -> None:
+    """Refuse, naming the key, a game that is not registered or a variant it does
+    not have."""
+    from balance3d.games import REGISTRY, get_game
+
+    if game not in REGISTRY:
+        head.fail("game", f"unknown game {game!r} (known: {', '.join(sorted(REGISTRY))})")
+    variants = get_game(game).variants
+    if variant not in variants:
+        head.fail("variant", f"{game} has no variant {variant!r} (variants: "
+                             f"{', '.join(variants)})")
+
+
 def _validate(source: _Source, data: dict) -> Scene:
     top = _Checker(source, data, "")
     top.unknown({"scene", "physics", "materials", "parts", "bodies", "rules"})
@@ -510,6 +577,7 @@ def _validate(source: _Source, data: dict) -> Scene:
     name = head.get("name", "string")
     game = head.get("game", "string")
     variant = head.get("variant", "string", "basic")
+    _check_game(head, game, variant)
     description = head.get("description", "string", "")
 
     phys = _Checker(source, data.get("physics", {}), "physics")
@@ -535,6 +603,7 @@ def _validate(source: _Source, data: dict) -> Scene:
         m.unknown(_MATERIAL_KEYS)
         vals = {k: m.get(k, POSITIVE if k == "density" else "nonnegative number",
                          ... if required else 0.0) for k, required in _MATERIAL_KEYS.items()}
+        _check_density(m, vals["density"])
         if vals["restitution"] > 1.0:
             m.fail("restitution", f"must be within 0..1, got {vals['restitution']}")
         materials[mname] = Material(mname, **vals)

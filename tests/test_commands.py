@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -79,12 +80,11 @@ def test_scene_show_path(tmp_path, capsys):
     path.write_text(scene)
     assert cli.main(["scene", "show", str(path), "--json"]) == 2
     assert "a Tilted scene needs a body named" in capsys.readouterr().err
-    # The same bodies in a scene of a game not yet playable are shown.
+    # A scene of a game that is not registered is refused when it is loaded.
     path.write_text(scene.replace('game = "tilted"', 'game = "jenga"'))
-    assert cli.main(["scene", "show", str(path), "--json"]) == 0
-    shown = json.loads(capsys.readouterr().out)
-    assert shown["name"] == "bad" and shown["path"] == str(path)
-    assert shown["bodies"][0]["mass_kg"] == pytest.approx(650.0 * 0.05**3)
+    assert cli.main(["scene", "show", str(path), "--json"]) == 2
+    assert capsys.readouterr().err == (f"balance3d scene: error: {path}: scene.game: unknown "
+                                       f"game 'jenga' (known: tilted, tower, tribalance)\n")
 
 
 def test_bad_scene_is_one_line_exit_2(tmp_path, capsys):
@@ -292,3 +292,76 @@ def test_every_command_a_user_runs_says_what_it_does_in_its_help(words):
     assert usage.startswith(f"usage: balance3d {' '.join(words)} ")
     assert not description.startswith(("positional arguments:", "options:"))
     assert len(description.split()) >= 8
+
+
+@pytest.mark.parametrize("argv, prog, what", [
+    (["simulate", "tilted", "--seed", "x"], "balance3d simulate",
+     "--seed: invalid int value: 'x'"),
+    (["simulate"], "balance3d simulate", "the following arguments are required: game"),
+    (["replay"], "balance3d replay", "the following arguments are required: FILE"),
+    (["play", "tilted", "--players", "two"], "balance3d play",
+     "--players: invalid int value: 'two'"),
+    (["tune", "list", "--frob"], "balance3d tune list", "unrecognized arguments: --frob"),
+    (["scene", "show", "tilted", "extra"], "balance3d scene show",
+     "unrecognized arguments: extra"),
+    (["models", "bogus"], "balance3d models", "ACTION: invalid choice: 'bogus'"),
+    (["frobnicate"], "balance3d", "COMMAND: invalid choice: 'frobnicate'"),
+])
+def test_an_argument_error_is_one_line_naming_the_command_exit_2(argv, prog, what, capsys):
+    """No usage block before the message: one line, the sub-command, what is wrong
+    and where to read the options."""
+    with pytest.raises(SystemExit) as done:
+        cli.main(argv)
+    assert done.value.code == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err.count("\n") == 1 and out.err.endswith(f" (see '{prog} --help')\n")
+    assert out.err.startswith(f"{prog}: error: {what}")
+
+
+def _deep_toml(tmp_path: Path, brackets: int) -> Path:
+    """A TOML file whose key ``a`` holds ``brackets`` nested arrays: with the
+    document's own table, ``brackets + 1`` levels."""
+    path = tmp_path / "deep.toml"
+    path.write_text("a = " + "[" * brackets + "]" * brackets + "\n")
+    return path
+
+
+@pytest.mark.parametrize("command", [["scene", "show"], ["tune"]])
+@pytest.mark.parametrize("brackets", [32, 500, 100_000])
+def test_a_toml_file_nested_deeper_than_the_limit_is_one_line_exit_2(tmp_path, capsys,
+                                                                     command, brackets):
+    path = _deep_toml(tmp_path, brackets)
+    out = tmp_path / "out"
+    argv = command + [str(path)] + (["--out", str(out)] if command == ["tune"] else [])
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"balance3d {command[0]}: error: {path}: ")
+    assert err.count("\n") == 1 and "nested deeper than 32 levels" in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", [["scene", "show"], ["tune"]])
+def test_a_toml_file_at_the_nesting_limit_is_read(tmp_path, capsys, command):
+    """32 levels are allowed: the file is read and refused for its unknown key."""
+    path = _deep_toml(tmp_path, 31)
+    argv = command + [str(path)] + (["--out", str(tmp_path / "out")]
+                                    if command == ["tune"] else [])
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: a: unknown" in err and "nested" not in err
+
+
+def test_a_part_of_1e300_m_is_one_line_and_no_numpy_warning(tmp_path, capsys):
+    """The size is refused by its bound before any mass property is computed, so no
+    overflow warning is printed before the line."""
+    path = tmp_path / "big.toml"
+    path.write_text(BAD_SCENE.replace("mass = nan\n", "").replace("[0.05, 0.05, 0.05]",
+                                                                  "[1e300, 0.05, 0.05]"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert cli.main(["scene", "show", str(path)]) == 2
+    assert [str(w.message) for w in caught] == []
+    assert capsys.readouterr().err == (f"balance3d scene: error: {path}: parts.block.size: "
+                                       f"must be within 0.0001..10 m, got [1e+300, 0.05, "
+                                       f"0.05]\n")

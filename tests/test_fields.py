@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from balance3d.fields import FieldError, Spec, check, check_object
@@ -12,8 +13,12 @@ from balance3d.fields import FieldError, Spec, check, check_object
 @pytest.mark.parametrize("value, spec, message", [
     (True, Spec("n", int), "x: must be an integer, got true"),
     (1.5, Spec("n", int), "x: must be an integer, got 1.5"),
-    (math.nan, Spec("n", float), "x: must be a number, got NaN"),
-    (math.inf, Spec("n", float), "x: must be a number, got Infinity"),
+    (math.nan, Spec("n", float), "x: must be a finite number, got NaN"),
+    (math.inf, Spec("n", float), "x: must be a finite number, got Infinity"),
+    (10 ** 400, Spec("n", float), "x: must be a finite number, got 1" + "0" * 56 + "..."),
+    (np.float64("nan"), Spec("n", float), "x: must be a finite number, got NaN"),
+    (np.bool_(True), Spec("n", int), "x: must be an integer, got np.True_"),
+    (np.float64(1.0), Spec("n", int), "x: must be an integer, got 1.0"),
     ("1", Spec("n", (float, type(None))), 'x: must be a number or null, got "1"'),
     (0, Spec("n", int, minimum=0, exclusive=True), "x: must be > 0, got 0"),
     (-0.5, Spec("n", float, minimum=0), "x: must be >= 0, got -0.5"),
@@ -54,3 +59,11 @@ def test_check_object_names_unknown_and_missing_fields_and_nested_paths():
         check_object({"a": 1, "b": 2}, specs, "", label="record")
     with pytest.raises(FieldError, match=r"^record: must be an object, got \[\]$"):
         check_object([], specs, "", label="record")
+
+
+def test_numpy_numbers_count_as_numbers_and_come_back_as_python_ones():
+    whole = check(np.int64(3), Spec("n", int), "x")
+    assert whole == 3 and type(whole) is int
+    real = check(np.float32(0.5), Spec("n", float), "x")
+    assert real == 0.5 and type(real) is float
+    assert type(check(np.int64(2), Spec("n", float), "x")) is float

@@ -43,6 +43,25 @@ def check_output_path(option: str, path: Path, what: str = "file",
         raise CommandError(f"{option} {path}: folder {folder} is not writable")
 
 
+def check_output_folder(option: str, path: Path) -> None:
+    """Refuse at once an output folder ``path`` given with ``option`` that is, or lies
+    below, a regular file (it could never be made)."""
+    for place in (path, *path.parents):
+        if place.exists():
+            if not place.is_dir():
+                where = "is a file" if place == path else f"{place} is a file"
+                raise CommandError(f"{option} {path}: {where}, not a folder")
+            return
+
+
+def write_error(option: str, path: Path, exc: OSError) -> CommandError:
+    """The one-line error for ``exc``, raised while writing below the output
+    ``path`` given with ``option`` (a full disk, a read-only file system), naming the
+    file when the error does."""
+    name = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+    return CommandError(f"{option} {path}: cannot write{name}: {exc.strerror or exc}")
+
+
 def game_line(game: dict[str, Any]) -> str:
     """``tilted (basic), scene tilted 1a2b3c4d5e6f, seed 5, players Player 1 [random],
     ...`` for a record's ``game``, ``variant``, ``scene``, ``seed`` and ``players``."""

@@ -38,7 +38,7 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``scene list`` or ``scene show``; returns the exit status."""
-    from balance3d.games import game_names, get_game
+    from balance3d.games import get_game
     from balance3d.scene import list_scenes, load_scene
 
     if args.scene_command == "list":
@@ -51,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
                            "lllrl"))
         return 0
     scene = load_scene(args.scene)
-    if scene.game in game_names():
-        get_game(scene.game).rules(scene)
+    get_game(scene.game).rules(scene)
     summary = scene.summary()
     if args.json:
         print(json.dumps(summary, indent=2, default=str))

@@ -17,8 +17,10 @@ ray [--address ADDR]`` the runs go to a Ray cluster, as for ``tune run``.
 from __future__ import annotations
 
 import argparse
+import math
 import textwrap
 import tomllib
+from pathlib import Path
 
 from balance3d.commands import HELP_WIDTH, CommandError, plain
 
@@ -87,12 +89,18 @@ def add_verbs(verbs) -> None:
 
 def run_plot(args: argparse.Namespace) -> int:
     """``tune plot DIR``: draw the summary, print the files written."""
+    from balance3d.commands.checks import check_output_folder, write_error
     from balance3d.tune.plot import PlotError, plot_directory
 
+    if args.out:
+        check_output_folder("--out", Path(args.out))
     try:
         written = plot_directory(args.directory, args.out)
     except PlotError as exc:
         raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise write_error("--out" if args.out else "DIR", Path(args.out or args.directory),
+                          exc) from None
     except ImportError as exc:
         raise CommandError(f"tune plot needs {exc.name}: install balance3d[tune]") from None
     print(f"wrote {len(written)} plots:")
@@ -118,6 +126,7 @@ def parse_case(items: list[str]) -> dict[str, object]:
 
 def run_fit(args: argparse.Namespace) -> int:
     """``tune fit``: fit, check, print the report (and write it with --out)."""
+    from balance3d.commands.checks import check_output_folder, write_error
     from balance3d.tune.curves import FitError
     from balance3d.tune.engines import EngineError
     from balance3d.tune.experiment import ExperimentError
@@ -129,6 +138,13 @@ def run_fit(args: argparse.Namespace) -> int:
         raise CommandError(f"--workers: must be at least 1, got {args.workers}")
     if args.address is not None and args.engine != "ray":
         raise CommandError("--address: only with --engine ray")
+    if not all(math.isfinite(v) for v in args.within):
+        raise CommandError(f"--within: LO and HI must be finite numbers, got "
+                           f"{args.within[0]:g} {args.within[1]:g}")
+    if not math.isfinite(args.target):
+        raise CommandError(f"--target: must be a finite number, got {args.target:g}")
+    if args.out:
+        check_output_folder("--out", Path(args.out))
     request = FitRequest(param=args.param, low=args.within[0], high=args.within[1],
                          outcome=args.outcome, target=args.target,
                          case=parse_case(args.case), points=args.points,
@@ -140,6 +156,10 @@ def run_fit(args: argparse.Namespace) -> int:
                            progress=not args.quiet)
     except (SweepError, FitError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
+    except OSError as exc:
+        if not args.out:
+            raise
+        raise write_error("--out", Path(args.out), exc) from None
     except ImportError as exc:
         raise CommandError(f"tune fit needs {exc.name}: install balance3d[tune]") from None
     print("\n".join(report_lines(report)))

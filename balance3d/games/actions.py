@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from balance3d.fields import FieldError, Spec, check_object, short
+from balance3d.fields import FieldError, Spec, check, check_object, short
 from balance3d.games.errors import GameError, RecordError
 
 ACTION_TYPES: dict[str, type] = {}
@@ -74,13 +74,16 @@ class Choose:
 
 Action = Drop | Place | Pass | Choose
 
+#: The values a field typed ``Any`` (``Choose.value``) may hold: one JSON scalar.
+SCALAR_SPEC_KINDS = (str, int, float, bool, type(None))
+
 POSES = ("flat", "edge", "upright")
 
 
 def action_to_dict(action: Any) -> dict[str, Any]:
     """JSON-ready dict of ``action``: ``{"type": ..., fields...}``."""
     out = {"type": getattr(action, "type", type(action).__name__)}
-    if dataclasses.is_dataclass(action):
+    if dataclasses.is_dataclass(action) and not isinstance(action, type):
         out.update(dataclasses.asdict(action))
     return out
 
@@ -92,6 +95,25 @@ def action_specs(cls: type) -> tuple[Spec, ...]:
     return tuple(Spec(f.name, kinds.get(str(f.type), object),
                       required=f.default is dataclasses.MISSING)
                  for f in dataclasses.fields(cls))
+
+
+def checked_action(action: Any) -> Action:
+    """``action`` with each field checked against the type of its dataclass field
+    (``str``, ``int``, ``float`` finite, ``Any`` one JSON scalar: a string, a finite
+    number, true, false or null); numpy numbers count as numbers and come back as
+    Python ones, whole numbers in ``float`` fields as floats.  Raises
+    :class:`~balance3d.fields.FieldError` naming the field when ``action`` is not a
+    registered action or a field does not fit."""
+    cls = type(action)
+    if ACTION_TYPES.get(getattr(cls, "type", None)) is not cls:
+        raise FieldError("action", f"not an action: {short(action)} "
+                                   f"(known: {', '.join(sorted(ACTION_TYPES))})")
+    values = {}
+    for spec in action_specs(cls):
+        if spec.kind is object:
+            spec = Spec(spec.name, SCALAR_SPEC_KINDS, spec.required)
+        values[spec.name] = check(getattr(action, spec.name), spec, spec.name)
+    return cls(**values)
 
 
 def action_from_dict(data: Any, where: str = "action") -> Action:

@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from balance3d import __version__
-from balance3d.fields import line_break
+from balance3d.fields import FieldError, line_break
 from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
                                      IllegalActionError, Pass, Place, action_from_dict,
-                                     action_to_dict, action_type)
+                                     action_to_dict, action_type, checked_action)
 from balance3d.games.errors import GameError, RecordError
 from balance3d.games.turn import Turn, run_to_end
 from balance3d.physics.caches import caches_on
@@ -277,6 +277,10 @@ class State(ABC):
             return False, "a turn is running: advance it to its end first"
         if self.is_over:
             return False, "the game is over"
+        try:
+            action = checked_action(action)
+        except FieldError as exc:
+            return False, str(exc)
         reason = self._illegal_reason(action)
         return (reason is None), (reason or "")
 
@@ -290,7 +294,7 @@ class State(ABC):
         ok, reason = self.is_legal(action)
         if not ok:
             raise IllegalActionError(action, reason)
-        turn = Turn(self, action)
+        turn = Turn(self, checked_action(action))
         if not turn.done:
             self._turn = turn
         return turn

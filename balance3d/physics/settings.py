@@ -7,6 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+#: s, the shortest time step a scene may set: a settle of ``settle_max_time`` (10 s
+#: by default) then takes at most a million steps.
+MIN_TIME_STEP = 1e-5
+#: s, the longest time step a scene may set: a piece at 1 m/s (a 5 cm fall) moves
+#: 10 mm in one step, less than the thinnest piece of a bundled game (15 mm), so
+#: contacts are not stepped over.
+MAX_TIME_STEP = 0.01
+
 #: Unit of each physics setting, for reports and plot labels (settings not listed:
 #: dimensionless or flags).
 PHYSICS_UNITS = {
@@ -145,6 +153,9 @@ class PhysicsSettings:
             value = getattr(self, name)
             if not value > 0:
                 raise ValueError(f"physics.{name} must be positive, got {value!r}")
+        if not MIN_TIME_STEP <= self.time_step <= MAX_TIME_STEP:
+            raise ValueError(f"physics.time_step must be within {MIN_TIME_STEP:g}.."
+                             f"{MAX_TIME_STEP:g} s, got {self.time_step!r}")
         for name in ("substeps", "collision_margin", "gravity", "contact_min_force", "global_cfm"):
             value = getattr(self, name)
             if not value >= 0:

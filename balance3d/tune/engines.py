@@ -102,7 +102,10 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
     """Run ``tasks`` as Ray tasks of one CPU each, on the cluster at ``address`` or,
     without one, on a Ray instance started here (or the one this process already
     joined).  At most ``workers`` tasks are in flight (default twice the cluster's
-    CPUs)."""
+    CPUs).  Ray is checked, joined or started here, before the first row is asked
+    for, so that an unreachable ``address`` is refused before anything is shown;
+    the returned iterator shuts down an instance started here when it ends or is
+    closed."""
     if address:
         check_address(address)
         _bound_join()
@@ -122,6 +125,13 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise EngineError(f"cannot join Ray at {address or 'a local instance'}: "
                               f"{str(exc).splitlines()[0] if str(exc) else exc}") from None
+    return _ray_rows(ray, tasks, workers, started)
+
+
+def _ray_rows(ray: Any, tasks: list[dict[str, Any]], workers: int | None,
+              started: bool) -> Iterator[dict[str, Any]]:
+    """The rows of ``tasks`` run on the joined Ray (see :func:`run_ray`);
+    ``started``: this process started that Ray instance and shuts it down."""
     remote = ray.remote(num_cpus=1, max_retries=0)(run_task)
     limit = workers or 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
     queue = iter(tasks)

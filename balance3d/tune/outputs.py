@@ -9,10 +9,12 @@ sweep's name and description and the resolved sweep that decides the rows:
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 from balance3d.tune.experiment import Jitter
 from balance3d.tune.sweep import Sweep
@@ -28,11 +30,34 @@ class OutputError(ValueError):
     """The output folder cannot take this sweep: the message names the folder."""
 
 
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """Turn an :class:`OSError` raised while ``path`` is written (a full disk, a
+    read-only file system, no permission) into :class:`OutputError` naming it."""
+    try:
+        yield
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _not_a_folder(out: Path) -> Path | None:
+    """``out`` itself or the first of its parents that exists and is not a folder
+    (a regular file), or None."""
+    for place in (out, *out.parents):
+        if place.exists():
+            return None if place.is_dir() else place
+    return None
+
+
 def prepare(out: Path, sweep: Sweep) -> None:
     """Create ``out`` for ``sweep``, or check that it holds runs of this same sweep
-    (:class:`OutputError` naming the folder and what differs)."""
-    if out.exists() and not out.is_dir():
+    (:class:`OutputError` naming the folder and what differs, or the file that
+    cannot be written)."""
+    blocker = _not_a_folder(out)
+    if blocker == out:
         raise OutputError(f"{out}: is a file, not a folder for a sweep's outputs")
+    if blocker is not None:
+        raise OutputError(f"{out}: {blocker} is a file, not a folder")
     identity = sweep.identity()
     saved = out / IDENTITY
     if saved.is_file():
@@ -44,11 +69,15 @@ def prepare(out: Path, sweep: Sweep) -> None:
     elif (out / RUNS).exists():
         raise OutputError(f"{out}: holds {RUNS} without {IDENTITY}; give another --out "
                           f"folder or remove it")
-    out.mkdir(parents=True, exist_ok=True)
+    with _writing(out):
+        out.mkdir(parents=True, exist_ok=True)
     labels = {"name": sweep.name, "description": sweep.description}
-    saved.write_text(json.dumps({**labels, **identity}, indent=1) + "\n")
-    if sweep.source is not None and sweep.source.resolve() != (out / "sweep.toml").resolve():
-        shutil.copyfile(sweep.source, out / "sweep.toml")
+    with _writing(saved):
+        saved.write_text(json.dumps({**labels, **identity}, indent=1) + "\n")
+    copy = out / "sweep.toml"
+    if sweep.source is not None and sweep.source.resolve() != copy.resolve():
+        with _writing(copy):
+            shutil.copyfile(sweep.source, copy)
 
 
 def saved_sweep(out: Path) -> Sweep:
@@ -83,30 +112,39 @@ def read_runs(out: Path) -> list[dict[str, Any]]:
                 raise OutputError(f"{path}: line {i + 1} is not a JSON row") from None
     kept = "".join(json.dumps(row) + "\n" for row in rows)
     if kept != text:
-        path.write_text(kept)
+        with _writing(path):
+            path.write_text(kept)
     return rows
 
 
-def appender(out: Path) -> TextIO:
-    """``out/runs.jsonl`` opened for appending rows (:func:`append`)."""
-    return open(out / RUNS, "a", encoding="utf-8")
+def appender(out: Path) -> BinaryIO:
+    """``out/runs.jsonl`` opened for appending rows (:func:`append`), unbuffered: a
+    row that cannot be written leaves nothing behind for closing to write again."""
+    path = out / RUNS
+    with _writing(path):
+        return open(path, "ab", buffering=0)
 
 
-def append(stream: TextIO, row: dict[str, Any]) -> None:
-    """Write ``row`` as one line and flush it to the file."""
-    stream.write(json.dumps(row) + "\n")
-    stream.flush()
+def append(stream: BinaryIO, row: dict[str, Any]) -> None:
+    """Write ``row`` as one line to the file (:class:`OutputError` naming it when the
+    file system refuses)."""
+    data = memoryview((json.dumps(row) + "\n").encode("utf-8"))
+    with _writing(Path(stream.name)):
+        while data:
+            data = data[stream.write(data):]
 
 
 def write_tables(out: Path, runs, summary, csv: bool) -> None:
     """The run table (Parquet, and CSV when ``csv``) and the summary (both)."""
-    runs.to_parquet(out / "runs.parquet", index=False)
-    if csv:
-        runs.to_csv(out / "runs.csv", index=False)
-    summary.to_parquet(out / "summary.parquet", index=False)
-    summary.to_csv(out / "summary.csv", index=False)
+    tables = [(runs.to_parquet, "runs.parquet"), *([(runs.to_csv, "runs.csv")] if csv else []),
+              (summary.to_parquet, "summary.parquet"), (summary.to_csv, "summary.csv")]
+    for write, name in tables:
+        with _writing(out / name):
+            write(out / name, index=False)
 
 
 def write_timing(out: Path, timing: dict[str, Any]) -> None:
     """``out/timing.json``."""
-    (out / "timing.json").write_text(json.dumps(timing, indent=1) + "\n")
+    path = out / "timing.json"
+    with _writing(path):
+        path.write_text(json.dumps(timing, indent=1) + "\n")

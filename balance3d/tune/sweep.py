@@ -38,7 +38,7 @@ import numpy as np
 from balance3d.games import get_game
 from balance3d.games.base import GameError
 from balance3d.resources import scenes_dir
-from balance3d.scene import OverrideError, SceneError, load_scene
+from balance3d.scene import OverrideError, SceneError, TomlLimitError, load_scene, load_toml
 from balance3d.tune.experiment import Experiment, ExperimentError, Jitter, make_experiment
 
 _SWEEP_KEYS = ("name", "description", "scene", "experiment", "repetitions", "seed")
@@ -132,9 +132,11 @@ def load_sweep(path: str | Path) -> Sweep:
     path = resolve_sweep_path(path)
     try:
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+            data = load_toml(fh)
     except FileNotFoundError:
         raise SweepError(f"{path}: no such sweep file") from None
+    except TomlLimitError as exc:
+        raise SweepError(f"{path}: {exc}") from None
     except IsADirectoryError:
         raise SweepError(f"{path}: is a folder, not a sweep file") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

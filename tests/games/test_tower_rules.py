@@ -421,6 +421,16 @@ def test_the_game_ends_when_every_piece_is_played_or_removed():
     assert state.outcome.scores[0] == pytest.approx(THICK, abs=1e-3)
 
 
+def test_the_scores_are_the_tower_heights_in_metres_during_play():
+    state = game()
+    assert state.scores == (0.0, 0.0)
+    state.give_turn(0, "play 1", "logo")
+    state.apply(drop(state, first(state, 0, "logo")))
+    assert not state.is_over
+    assert state.scores[0] == pytest.approx(THICK, abs=1e-3)
+    assert state.scores[1] == 0.0
+
+
 def finished(state: TowerState) -> TowerState:
     for seat in range(len(state.players)):
         state.keep_only(seat, [])

@@ -2,7 +2,10 @@
 is one line and exit status 2; ``tune list`` names the experiments."""
 from __future__ import annotations
 
+import errno
+import os
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -107,3 +110,71 @@ def test_list_names_the_bundled_example_sweeps(capsys):
     listed = capsys.readouterr().out.split("example sweeps", 1)[1]
     names = {p.stem for p in (scenes_dir() / "sweeps").glob("*.toml")}
     assert names and all(name in listed for name in names)
+
+
+def _one_line(capsys) -> str:
+    printed = capsys.readouterr()
+    assert printed.err.count("\n") == 1 and "Traceback" not in printed.err
+    return printed.err
+
+
+def test_an_out_folder_below_a_regular_file_is_one_line(sweep_file, tmp_path, capsys):
+    plain = tmp_path / "f"
+    plain.write_text("a file\n")
+    out = plain / "sub"
+    assert main(["tune", str(sweep_file), "--out", str(out), "--quiet"]) == 2
+    assert _one_line(capsys) == (f"balance3d tune: error: {out}: {plain} is a file, "
+                                 f"not a folder\n")
+    assert plain.read_text() == "a file\n"
+
+
+@pytest.mark.parametrize("name, resumed", [("sweep.json", False), ("runs.jsonl", True),
+                                           ("runs.parquet", False), ("summary.csv", False)])
+def test_a_full_disk_is_one_line_naming_the_file(sweep_file, tmp_path, capsys, name, resumed):
+    """A real full disk: the file is a link to /dev/full, where every write fails
+    with ENOSPC (the folder's other files are written normally).  Each link stands
+    for one step: the sweep's identity, the rows as they finish (in a folder of this
+    sweep whose rows are lost, so that every run is run again), the tables."""
+    out = tmp_path / "o"
+    out.mkdir()
+    if resumed:
+        assert main(["tune", str(sweep_file), "--out", str(out), "--workers", "1",
+                     "--quiet"]) == 0
+        (out / name).unlink()
+        capsys.readouterr()
+    (out / name).symlink_to("/dev/full")
+    assert main(["tune", str(sweep_file), "--out", str(out), "--workers", "1",
+                 "--quiet"]) == 2
+    err = _one_line(capsys)
+    assert err.startswith(f"balance3d tune: error: {out / name}: cannot write: ")
+    assert os.strerror(errno.ENOSPC) in err
+
+
+def test_a_read_only_file_system_is_one_line(sweep_file, tmp_path, capsys, monkeypatch):
+    """The tests run as root, whom a read-only folder (chmod) does not stop, so the
+    file system's refusal is made by the write itself raising EROFS."""
+    def refuse(self, *args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    out = tmp_path / "o"
+    assert main(["tune", str(sweep_file), "--out", str(out), "--quiet"]) == 2
+    assert _one_line(capsys) == (f"balance3d tune: error: {out}: cannot write: "
+                                 f"{os.strerror(errno.EROFS)}\n")
+
+
+@pytest.mark.parametrize("verb", [
+    ["fit", "SWEEP", "--param", "materials.felt.friction", "--within", "0.2", "0.9",
+     "--outcome", "tipped", "--target", "0.5"],
+    ["plot", "DIR"],
+])
+def test_fit_and_plot_refuse_an_out_folder_below_a_file_before_any_work(
+        sweep_file, tmp_path, capsys, verb):
+    plain = tmp_path / "f"
+    plain.write_text("a file\n")
+    out = plain / "sub"
+    argv = ["tune", *[str(sweep_file) if w == "SWEEP" else str(tmp_path) if w == "DIR" else w
+                      for w in verb], "--out", str(out)]
+    assert main(argv) == 2
+    assert _one_line(capsys) == (f"balance3d tune: error: --out {out}: {plain} is a file, "
+                                 f"not a folder\n")

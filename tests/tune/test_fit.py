@@ -3,6 +3,7 @@ from the command line, and the fit's refusals (one line, exit status 2)."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import pandas as pd
 import pytest
@@ -111,3 +112,18 @@ def test_a_target_out_of_reach_is_one_line_naming_the_range(sweep_file, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "every run gave true across [900, 1200]" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--within", "100", "inf"], "--within: LO and HI must be finite numbers, got 100 inf"),
+    (["--within", "nan", "650"], "--within: LO and HI must be finite numbers, got nan 650"),
+    (["--target", "inf"], "--target: must be a finite number, got inf"),
+])
+def test_a_non_finite_request_is_one_line_and_no_numpy_warning(sweep_file, capsys, extra,
+                                                               words):
+    args = ["tune", "fit", str(sweep_file), *FIT, *extra, "--quiet"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert main(args) == 2
+    assert [str(w.message) for w in caught] == []
+    assert capsys.readouterr().err == f"balance3d tune: error: {words}\n"

@@ -121,3 +121,17 @@ def test_a_wrong_address_is_one_line_naming_it_within_the_join_timeout(tmp_path,
     err = capsys.readouterr().err
     assert f"cannot join Ray at {address}: no connection (" in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_wrong_address_is_the_only_output_without_quiet(tmp_path, capsys):
+    """The address is checked before the progress bar is drawn: the error line is
+    all that is printed."""
+    path = tmp_path / "drops.toml"
+    path.write_text(DROPS)
+    address = f"127.0.0.1:{_closed_port()}"
+    assert main(["tune", "run", str(path), "--out", str(tmp_path / "o"), "--engine", "ray",
+                 "--address", address]) == 2
+    printed = capsys.readouterr()
+    assert printed.out == ""
+    assert printed.err.startswith(f"balance3d tune: error: cannot join Ray at {address}: ")
+    assert printed.err.count("\n") == 1 and "\r" not in printed.err

@@ -198,6 +198,12 @@ class TowerState(CardsMixin, TurnsMixin, State):
         return tuple(physics.tower_height(world, self.base(s), t)
                      for s, t in enumerate(self._towers))
 
+    @property
+    def scores(self) -> tuple[float, ...]:
+        """Per seat, m: the height of the seat's tower now (:attr:`heights`), as the
+        outcome's scores give it at the end."""
+        return self.heights
+
     def vertical_pieces(self, seat: int) -> int:
         """How many pieces of ``seat``'s tower stand vertically."""
         return sum(is_vertical(self.world, p) for p in self._towers[seat])
