@@ -3,7 +3,8 @@ example sweeps and the README's ``tune fit`` example: ``docs/figures.json``.
 
 Every quoted number that does not depend on the machine's speed comes out of here:
 for each sweep, per combination and case, the runs made and each outcome's count
-(a probability outcome: how many of the runs were true) or mean (rounded to
+(a probability outcome: how many of the runs were true; its Wilson interval follows
+from the count) or mean with its 95 % Student t interval (rounded to
 :data:`SIGNIFICANT` significant digits); for the fit, each value's count of the
 target outcome, the value found and its interval (rounded alike) and the check's
 count.  Run times are not figures of this file: they follow the machine.
@@ -17,7 +18,9 @@ the committed file again anywhere::
     python docs/make_figures.py --check         # exit 1 and name what differs
 
 ``--workers N`` sets the local worker processes (default: every core); the figures
-do not depend on it.
+do not depend on it.  ``--runs DIR`` keeps each sweep's outputs in ``DIR/NAME``, from
+which ``balance3d tune plot DIR/NAME --out docs/sweeps/NAME`` draws the plots the
+docs show.
 """
 from __future__ import annotations
 
@@ -50,12 +53,16 @@ def rounded(value: float) -> float | None:
     return float(f"{value:.{SIGNIFICANT}g}")
 
 
-def sweep_figures(name: str, workers: int | None) -> list[dict[str, Any]]:
+def sweep_figures(name: str, workers: int | None,
+                  runs: Path | None = None) -> list[dict[str, Any]]:
     """Per combination and case of the bundled sweep ``name``: its parameter and case
-    values, ``n`` and each outcome's count or rounded mean."""
+    values, ``n`` and each outcome's count, or its rounded mean and interval.
+    ``runs``: a folder whose subfolder ``name`` keeps the sweep's outputs (for
+    ``tune plot``; a rerun resumes there), or None."""
     sweep = load_sweep(name)
     kinds = sweep.make_experiment().outcomes
-    rows = run_sweep(sweep, workers=workers, progress=False)
+    rows = run_sweep(sweep, out=None if runs is None else runs / name, workers=workers,
+                     progress=False)
     out = []
     for record in summarise(rows, sweep).to_dict("records"):
         cell: dict[str, Any] = {k: _plain(v) for k, v in record.items()
@@ -64,7 +71,12 @@ def sweep_figures(name: str, workers: int | None) -> list[dict[str, Any]]:
         cell["n"] = n
         for outcome, kind in kinds.items():
             mean = float(record[f"{outcome}.mean"])
-            cell[outcome] = round(mean * n) if kind == "probability" else rounded(mean)
+            if kind == "probability":
+                cell[outcome] = round(mean * n)
+            else:
+                cell[outcome] = rounded(mean)
+                cell[f"{outcome}.interval"] = [rounded(float(record[f"{outcome}.low"])),
+                                               rounded(float(record[f"{outcome}.high"]))]
         out.append(cell)
     return out
 
@@ -89,13 +101,13 @@ def _plain(value: Any) -> Any:
     return value.item() if hasattr(value, "item") else value
 
 
-def make(names: list[str], workers: int | None) -> dict[str, Any]:
+def make(names: list[str], workers: int | None, runs: Path | None = None) -> dict[str, Any]:
     """The figures of ``names`` (bundled sweep names and :data:`FIT_NAME`)."""
     figures = {}
     for name in names:
         print(f"make_figures: {name} ...", file=sys.stderr, flush=True)
         figures[name] = fit_figures(workers) if name == FIT_NAME \
-            else sweep_figures(name, workers)
+            else sweep_figures(name, workers, runs)
     return figures
 
 
@@ -118,13 +130,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", metavar="NAME",
                         help=f"these sweeps only ({', '.join(bundled_sweeps())}, {FIT_NAME})")
     parser.add_argument("--workers", type=int, metavar="N", help="local worker processes")
+    parser.add_argument("--runs", type=Path, metavar="DIR",
+                        help="keep each sweep's outputs in DIR/NAME (for balance3d tune plot)")
     args = parser.parse_args(argv)
     known = [n for n in bundled_sweeps() if n != FIT_SWEEP] + [FIT_NAME]
     names = args.only or known
     unknown = [n for n in names if n not in known]
     if unknown:
         parser.error(f"--only: unknown {', '.join(unknown)} (known: {', '.join(known)})")
-    made = make(names, args.workers)
+    made = make(names, args.workers, args.runs)
     saved = json.loads(FIGURES.read_text()) if FIGURES.is_file() else {}
     if args.check:
         lines = [line for name in names
