@@ -38,7 +38,8 @@ import numpy as np
 from balance3d.games import get_game
 from balance3d.games.base import GameError
 from balance3d.resources import scenes_dir
-from balance3d.scene import OverrideError, SceneError, TomlLimitError, load_scene, load_toml
+from balance3d.scene import OverrideError, SceneError, load_scene
+from balance3d.scene_files import TomlLimitError, load_toml
 from balance3d.tune.experiment import Experiment, ExperimentError, Jitter, make_experiment
 
 _SWEEP_KEYS = ("name", "description", "scene", "experiment", "repetitions", "seed")
