@@ -4,10 +4,15 @@ without waiting for it.  The bot here is driven by events the test sets, so ever
 step is counted; nothing is timed."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 from balance3d import record as rec
-from balance3d.bots import progress
+from balance3d.bots import make_bot, progress
 from balance3d.games import new_game
 from balance3d.games.tilted import planner as tilted_planner
 from balance3d.gui.hud import hud_text
@@ -17,6 +22,8 @@ from balance3d.gui.session import Session
 PATIENCE = 60.0
 #: s, one 60 Hz frame.
 FRAME = 1.0 / 60.0
+#: The checkout under test.
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class SteppedBot:
@@ -105,3 +112,23 @@ def test_a_planner_in_the_session_reports_against_its_own_budget():
     assert seen
     assert all(p.planned == tilted_planner.MAX_TRIALS and 0 <= p.tried <= p.planned
                for p in seen)
+
+
+def test_a_screenshot_with_a_bot_to_play_next_shows_no_thinking_line(tmp_path):
+    shot, trace = tmp_path / "table.png", tmp_path / "trace.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    # two actions by the default bots: seat to act next is a bot's
+    done = subprocess.run([sys.executable, "-m", "balance3d.cli", "play", "tilted", "--seed", "3",
+                           "--turns", "2", "--screenshot", str(shot), "--size", "640x360",
+                           "--trace", str(trace)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    prompts = [json.loads(line)["prompt"] for line in trace.read_text().splitlines()
+               if json.loads(line)["event"] == "hud"]
+    state = new_game("tilted", players=2, seed=3)
+    bots = [make_bot(state.game.default_bot, 3, s, "tilted") for s in range(2)]
+    for _ in range(2):
+        state.apply(bots[state.current_player].choose(state))
+    seat = state.current_player
+    assert not state.is_over and seat is not None
+    assert prompts == [f"{state.players[seat].name} (planner) plays next"]
