@@ -7,10 +7,11 @@ physical turn advances by whole physics steps paced by a
 (:class:`~balance3d.gui.worker.Worker`, a daemon) on a ``state.clone()`` made on
 the render thread, so the window stays responsive, and report their trials as they
 go (:meth:`Session.bot_progress`).  Closing, undo and restart abandon a move being
-worked out (it stops at the bot's next report, and closing waits for nothing).  Nothing here reads the wall clock to decide
-anything about the game: the same seed, seats, bots and human actions give the
-same record, byte for byte, at any speed and frame rate, as ``balance3d simulate``
-(:func:`balance3d.play.play`) gives.
+worked out (it stops at the bot's next report, and closing waits for nothing).
+Nothing here reads the wall clock to decide anything about the game: the same
+seed, seats, bots and human actions give the same record, byte for byte, at any
+speed and frame rate, as ``balance3d simulate`` (:func:`balance3d.play.play`)
+gives.
 
 A loaded game is restored from the state its record kept after the last turn,
 and a replay shows the states the record kept after each turn: neither runs any
