@@ -101,6 +101,21 @@ def test_closing_returns_at_once_and_the_move_stops_before_its_next_trial():
     assert not bot.finished and not bot.reported[2].is_set()
 
 
+def test_restarting_abandons_the_move_being_worked_out():
+    bot = SteppedBot(3)
+    with bot_session(bot) as session:
+        session.tick(FRAME)
+        bot.go[0].set()
+        assert bot.reported[1].wait(PATIENCE)
+        session.restart()                # the new game's seats have no bot
+        assert not session.bot_thinking() and session.bot_progress() is None
+        bot.go[1].set()
+        assert bot.ended.wait(PATIENCE)
+        assert bot.begun == [0, 1] and not bot.finished
+        session.tick(FRAME)
+        assert session.recorder.turns == [] and session.human_to_act()
+
+
 def test_a_planner_in_the_session_reports_against_its_own_budget():
     seen = set()
     with Session.new("tilted", players=["Ann", "Bob"], bots=["planner", "planner"],
