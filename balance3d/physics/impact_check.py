@@ -150,15 +150,17 @@ class ImpactCheck:
         """(3,) N s: the momentum body ``mover`` (``velocity`` (3,) m/s) hands to
         welded body ``welded`` on landing on it along ``normal`` (from the welded
         body towards the mover), the impact plastic but for the restitution of the
-        pair: its part towards the welded body times one plus the restitution, and
-        its part along the contact as far as their friction can pass it on."""
+        pair: its part towards the welded body times one plus the restitution (none
+        when its centre of mass moves away from the welded body, as when only a
+        corner of a turning body swings onto it: contacts push, they do not pull),
+        and its part along the contact as far as their friction can pass it on."""
         mover_part, welded_part = self._part(mover), self._part(welded)
         mass = mover_part.mass
         n = np.asarray(normal, float) / numerics.norm3(normal)
         restitution = mover_part.material.restitution * welded_part.material.restitution
         friction = mover_part.material.friction * welded_part.material.friction
         towards = numerics.dot3(velocity, n)
-        push = mass * towards * (1.0 + restitution) * n
+        push = mass * min(towards, 0.0) * (1.0 + restitution) * n
         along = mass * (velocity - towards * n)
         size = numerics.norm3(along)
         limit = friction * numerics.norm3(push)

@@ -116,3 +116,24 @@ def test_the_headline_reference_is_not_converged_and_the_finer_one_agrees():
     with pytest.raises(AssertionError):
         assert_agrees(fine, coarse)
     assert_agrees(landing(SETTINGS, **HEADLINE), fine)
+
+
+@pytest.mark.parametrize("vx", [-0.2, 0.2])
+def test_a_landing_hands_over_a_push_only_while_its_centre_of_mass_approaches(vx):
+    """The momentum a cube hands a welded block on striking it along the contact
+    normal n (from the block towards the cube): m v_n (1 + e) into the block while
+    the cube's centre of mass approaches (v_n < 0), and nothing while it moves away
+    (a corner of a turning body swinging on): a contact pushes, it never pulls."""
+    cube = TILTED.parts["block_1"]
+    world = World(SETTINGS)
+    world.add("table", TABLE, (0.0, 0.0, -TABLE.extents[2] / 2))
+    world.add("block", BLOCK, (0.0, 0.0, BLOCK.extents[2] / 2))
+    world.add("cube", cube, (0.2, 0.0, cube.extents[2] / 2))
+    normal = np.array([1.0, 0.0, 0.0])
+    handed = world._welds.impacts._momentum("cube", "block", np.array([vx, 0.0, -0.3]),
+                                            normal)
+    restitution = cube.material.restitution * BLOCK.material.restitution
+    expected_x = cube.mass * min(vx, 0.0) * (1.0 + restitution)
+    assert handed[0] == pytest.approx(expected_x, rel=1e-12, abs=1e-15)
+    friction = cube.material.friction * BLOCK.material.friction
+    assert np.hypot(handed[1], handed[2]) <= friction * abs(expected_x) + 1e-15
