@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from balance3d.fields import FieldError, Spec, check, check_object, short
-from balance3d.games.errors import GameError, RecordError, Refusal
+from balance3d.games.errors import GameError, RecordError
 
 ACTION_TYPES: dict[str, type] = {}
 

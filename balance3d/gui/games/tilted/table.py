@@ -13,7 +13,6 @@ World.pose reports, so a block's node keeps its pose convention from tray to bea
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -26,6 +25,7 @@ from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame, table_top
 from balance3d.games.tilted.judge import TABLE as TABLE_BODY
 from balance3d.games.tilted.state import TiltedState
 from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
+from balance3d.gui.games.tilted.mats import NAME_BAND, Mat, tray_mats
 from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
@@ -63,63 +63,10 @@ LABEL_HEIGHT, LABEL_FRACTION = 0.02, 0.7
 NAME_HEIGHT = 0.022
 #: m, gap between blocks in a tray, along a row and between rows.
 SLOT_GAP = 0.012
-#: m, margin of a mat round its rows and the band for the name before the rows.
-MAT_MARGIN, NAME_BAND = 0.02, 0.06
 #: m, depth of an empty tray's mat rows.
 ROW_DEPTH = 0.025
 #: Share of the felt's colour mixed into a seat's colour for its mat.
 MAT_FELT_SHARE = 0.35
-
-
-@dataclass(frozen=True)
-class Mat:
-    """A tray's place on the table top: rows start at ``origin`` ((x, y) m) and run
-    along ``along`` (unit (x, y)) for ``length`` m; further rows step along
-    ``across`` (unit (x, y)).  The name sits in a band before the first row, read
-    turned ``heading`` degrees."""
-
-    origin: tuple[float, float]
-    along: tuple[float, float]
-    across: tuple[float, float]
-    length: float
-    depth: float
-    heading: float
-
-    def point(self, a: float, b: float) -> np.ndarray:
-        """(2,) m: the point ``a`` m along the rows and ``b`` m across them."""
-        return np.asarray(self.origin) + a * np.asarray(self.along) + b * np.asarray(self.across)
-
-    def bounds(self, depth: float | None = None) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) m of the mat holding rows ``depth`` m deep (default: its
-        full depth), name band and margins included."""
-        depth = self.depth if depth is None else depth
-        corners = np.array([self.point(a, b) for a in (-MAT_MARGIN, self.length + MAT_MARGIN)
-                            for b in (-NAME_BAND, depth + MAT_MARGIN)])
-        return (*corners.min(axis=0), *corners.max(axis=0))
-
-
-#: The mats round the table: front (towards the preset camera), left, back, right,
-#: and the front right corner (the supply's with four players).
-SIDES = {
-    "front": Mat((-0.30, -0.135), (1.0, 0.0), (0.0, -1.0), 0.60, 0.28, 0.0),
-    "left": Mat((-0.405, 0.30), (0.0, -1.0), (-1.0, 0.0), 0.60, 0.28, -90.0),
-    "back": Mat((0.30, 0.135), (-1.0, 0.0), (0.0, 1.0), 0.60, 0.28, 180.0),
-    "right": Mat((0.405, -0.30), (0.0, 1.0), (1.0, 0.0), 0.60, 0.28, 90.0),
-}
-CORNER = Mat((0.38, -0.40), (1.0, 0.0), (0.0, -1.0), 0.38, 0.36, 0.0)
-#: Which sides the seats take, by player count (clockwise from the front).
-SEATING = {1: ("front",), 2: ("front", "back"), 3: ("front", "left", "back"),
-           4: ("front", "left", "back", "right")}
-
-
-def seat_mats(players: int) -> list[Mat]:
-    """The mat of each seat for ``players`` players."""
-    return [SIDES[side] for side in SEATING[players]]
-
-
-def supply_mat(players: int) -> Mat:
-    """The supply's mat: the right side when no seat takes it, else the corner."""
-    return CORNER if "right" in SEATING[players] else SIDES["right"]
 
 
 def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]:
@@ -157,20 +104,6 @@ def _lay_out(mat: Mat, parts: tuple[Part, ...], top: float) -> tuple[tuple[Pose,
 #: Rotation laying each body axis (0 = x, 1 = y, 2 = z) along x.
 _LONG_TO_X = {0: Rotation.identity(), 1: Rotation.from_euler("z", -90, degrees=True),
               2: Rotation.from_euler("y", 90, degrees=True)}
-
-
-def tray_mats(state: TiltedState) -> list[tuple[int | None, Mat, str, list[str]]]:
-    """``(seat, mat, label, pieces)`` of each seat's tray, then the supply's (seat
-    None); the pieces are those not in the World."""
-    players = len(state.players)
-    in_world = set(state.world.names)   # a dropped block while its turn runs
-
-    def out(pieces: list[str]) -> list[str]:
-        return [p for p in pieces if p not in in_world]
-
-    seats = [(seat, mat, state.players[seat].name, out(state.hand(seat)))
-             for seat, mat in enumerate(seat_mats(players))]
-    return seats + [(None, supply_mat(players), "Supply", out(state.supply))]
 
 
 def mat_colour(seat: int) -> Colour:
@@ -231,6 +164,10 @@ class TiltedTable:
         if name in fixed:
             return fixed[name]
         return BLOCK_TINTS[(piece_length(name) - 1) % len(BLOCK_TINTS)]
+
+    def seat_colour(self, state: TiltedState, seat: int) -> Colour:
+        """RGBA of ``seat``: its mat's and name's colour."""
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
     def decorate(self, view: TableView, state: TiltedState) -> None:
         frame = BeamFrame.of(state.world)

@@ -285,6 +285,10 @@ class TowerTable:
             return BASE_WOOD
         return piece_colour(state, name)
 
+    def seat_colour(self, state: TowerState, seat: int) -> Colour:
+        """RGBA of ``seat``: its mat's and name's colour."""
+        return seat_colour(seat)
+
     def decorate(self, view: TableView, state: TowerState) -> None:
         """Each seat's base: a band of the seat's colour along the front of its top
         face with the owner's name; each seat's mat with the name in a band of the

@@ -25,6 +25,7 @@ from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.rules import BALL, FRAME, PLATE, piece_owner, piece_weight
 from balance3d.games.tribalance.state import TribalanceState
 from balance3d.gui.games import CameraPreset, Colour, Tray
+from balance3d.gui.games.tribalance.places import seat_angle
 from balance3d.gui.view.marks import flat_rect, flat_text, place, segments, solid, unlit
 from balance3d.meshes.part import Part
 
@@ -77,12 +78,6 @@ CONTACT_RADIUS, TOUCH_RADIUS, SIDE_MARK = 0.008, 0.004, 0.08
 CONTACT_LAYER, TILT_LAYER = "tribalance:frame-contacts", "tribalance:tilt"
 #: m, length of the designer's tilt arrow per degree of tilt.
 TILT_ARROW = 0.02
-
-
-def seat_angle(seat: int, players: int) -> float:
-    """rad, direction (from +x towards +y) of ``seat``'s tray from the plate's centre:
-    seat 0 at -90 degrees (the front), the others clockwise seen from above."""
-    return -math.pi / 2.0 - seat * 2.0 * math.pi / players
 
 
 def tray_frame(seat: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -238,6 +233,10 @@ class TribalanceTable:
         fixed = {TABLE_BODY: FELT, PLATE: PLATE_WOOD, BALL: BALL_WOOD, FRAME: FRAME_WOOD,
                  STAND: FRAME_WOOD}
         return fixed[name] if name in fixed else piece_colour(name)
+
+    def seat_colour(self, state: TribalanceState, seat: int) -> Colour:
+        """RGBA of ``seat``: its mat's and name's colour."""
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
     def decorate(self, view: TableView, state: TribalanceState) -> None:
         fields = unlit(design_node(view, state))
