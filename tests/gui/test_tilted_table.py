@@ -12,6 +12,7 @@ from balance3d.games.base import Drop
 from balance3d.games.tilted import TiltedState
 from balance3d.games.tilted.judge import BeamFrame, table_top
 from balance3d.gui.games import game_table
+from balance3d.gui.games.tilted import table as tilted_table
 from balance3d.resources import scenes_dir
 from tray_checks import footprint
 
@@ -134,8 +135,18 @@ def test_section_values_lie_on_the_beam_top_inside_their_section(view):
         assert abs(t) < frame.half[1]
         start, stop = next((a, b) for a, b, v in sections if a < abs(s) < b and v == value)
         found.append((value, np.sign(s), start))
-    expected = sorted((v, side, a) for a, b, v in sections for side in (-1.0, 1.0))
-    assert sorted(found) == expected   # each section, each side, exactly once
+    # each section long enough for a readable digit, each side, exactly once
+    expected = sorted((v, side, a) for a, b, v in sections for side in (-1.0, 1.0)
+                      if b - a >= tilted_table.MIN_LABEL_SECTION)
+    assert sorted(found) == expected
+    # the shorter (centre) sections' value, once, on the table in front of the fulcrum
+    short = {v for a, b, v in sections if b - a < tilted_table.MIN_LABEL_SECTION}
+    assert short == {0}
+    fulcrum = state.world.vertices("fulcrum")
+    front = [n for n in view.decor.findAllMatches("**/label:0")]
+    assert len(front) == 1
+    x, y, _ = front[0].getPos(view.base.render)
+    assert fulcrum[:, 0].min() < x < fulcrum[:, 0].max() and y < fulcrum[:, 1].min()
 
 
 def test_section_value_labels_tilt_with_the_beam(view):

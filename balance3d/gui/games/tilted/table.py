@@ -26,7 +26,7 @@ from balance3d.games.tilted.judge import TABLE as TABLE_BODY
 from balance3d.games.tilted.state import TiltedState
 from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
 from balance3d.gui.games.tilted.mats import NAME_BAND, Mat, tray_mats
-from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
+from balance3d.gui.view.marks import flat_rect, flat_text, ink_on, segments, solid, unlit
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
 
@@ -45,10 +45,10 @@ BLOCK_TINTS: tuple[Colour, ...] = (
 SEAT_COLOURS: tuple[Colour, ...] = (
     (0.74, 0.17, 0.15, 1.0), (0.17, 0.33, 0.74, 1.0), (0.85, 0.64, 0.10, 1.0),
     (0.52, 0.24, 0.65, 1.0))
-#: RGBA of the supply's mat, of ink on the beam and of names on the mats.
+#: RGBA of the supply's mat and of ink on the beam (names take the ink that reads
+#: best on their mat, :func:`~balance3d.gui.view.marks.ink_on`).
 SUPPLY_MAT: Colour = (0.34, 0.30, 0.26, 1.0)
 INK: Colour = (0.07, 0.05, 0.04, 1.0)
-NAME_INK: Colour = (0.97, 0.96, 0.92, 1.0)
 #: RGBA of the designer's centre-of-mass marker and plumb line.
 COM_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 #: m, radius of the centre-of-mass marker.
@@ -56,11 +56,15 @@ COM_RADIUS = 0.006
 #: Name of the view's overlay holding the centre of mass.
 COM_LAYER = "tilted:centre-of-mass"
 
-#: m, height of the section values' digits on the beam; at most this fraction of
-#: the section's length.
-LABEL_HEIGHT, LABEL_FRACTION = 0.02, 0.7
+#: m, height of the section values' digits on the beam; a digit's width (at most
+#: this fraction of the section's length) is :data:`DIGIT_ASPECT` of its height.
+LABEL_HEIGHT, LABEL_FRACTION, DIGIT_ASPECT = 0.04, 0.8, 0.6
+#: Sections shorter than this (m) are too short for a readable digit: their value
+#: is written once on the table in front of the fulcrum, under them,
+#: :data:`FULCRUM_GAP` m clear of its foot.
+MIN_LABEL_SECTION, FULCRUM_GAP = 0.03, 0.01
 #: m, height of the names on the mats.
-NAME_HEIGHT = 0.022
+NAME_HEIGHT = 0.03
 #: m, gap between blocks in a tray, along a row and between rows.
 SLOT_GAP = 0.012
 #: m, depth of an empty tray's mat rows.
@@ -177,9 +181,19 @@ class TiltedTable:
         for s in section_lines(state):
             flat_rect(beam, f"line:{s:+.4f}", (s - width / 2, -half_width, s + width / 2,
                                                half_width), half_thick, INK)
+        short = set()
         for s, value, length in section_labels(state):
-            height = min(LABEL_HEIGHT, LABEL_FRACTION * length)
+            if length < MIN_LABEL_SECTION:
+                short.add(value)
+                continue
+            height = min(LABEL_HEIGHT, LABEL_FRACTION * length / DIGIT_ASPECT)
             flat_text(beam, str(value), (s, 0.0, half_thick), height, INK)
+        fulcrum = state.world.vertices(FULCRUM)
+        front, table = float(fulcrum[:, 1].min()), table_top(state.world)
+        for value in sorted(short):
+            flat_text(view.decor, str(value), (float(fulcrum[:, 0].mean()),
+                                               front - FULCRUM_GAP - LABEL_HEIGHT / 2.0,
+                                               table + 0.0005), LABEL_HEIGHT, ink_on(FELT))
         top = table_top(state.world)
         for seat, mat, label, pieces in tray_mats(state):
             colour = SUPPLY_MAT if seat is None else mat_colour(seat)
@@ -187,7 +201,7 @@ class TiltedTable:
             depth = lay_out(mat, parts, top)[1]
             flat_rect(view.decor, f"mat:{label}", mat.bounds(depth), top, colour)
             x, y = mat.point(mat.length / 2.0, -NAME_BAND / 2.0)
-            flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, NAME_INK,
+            flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, ink_on(colour),
                       heading=mat.heading)
 
     def update(self, view: TableView, state: TiltedState, designer: bool) -> None:
