@@ -187,3 +187,19 @@ def test_designer_centre_of_mass_is_the_beam_with_its_load():
         assert view.base.render.find("**/centre-of-mass").isEmpty()
     finally:
         view.destroy()
+
+
+def test_an_arrow_in_front_of_the_beam_points_to_its_high_end(view):
+    state = view.state
+    assert state.low_end == +1                        # the high end is the beam's -x end
+    frame = BeamFrame.of(state.world)
+    high_tip = frame.to_world([(-frame.half[0], 0.0, 0.0)])[0]
+    arrow = view.decor.find("**/high-arrow")
+    assert not arrow.isEmpty()
+    start = np.array(arrow.getPos(view.base.render))
+    heading = np.radians(arrow.getH(view.base.render))
+    pointing = np.array([np.cos(heading), np.sin(heading)])
+    towards = (high_tip - frame.to_world([(0.0, 0.0, 0.0)])[0])[:2]
+    assert pointing @ towards / np.linalg.norm(towards) > 0.99   # along the beam, outwards
+    assert (high_tip - start)[:2] @ towards > 0.0                # from the centre side
+    assert start[1] < frame.to_world([(0.0, -frame.half[1], 0.0)])[0][1]   # in front

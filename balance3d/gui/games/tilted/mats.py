@@ -46,7 +46,7 @@ class Mat:
 #: The mats round the table: front (towards the preset camera), left, back, right,
 #: and the front right corner (the supply's with four players).
 SIDES = {
-    "front": Mat((-0.30, -0.135), (1.0, 0.0), (0.0, -1.0), 0.60, 0.28, 0.0),
+    "front": Mat((-0.30, -0.17), (1.0, 0.0), (0.0, -1.0), 0.60, 0.28, 0.0),
     "left": Mat((-0.405, 0.30), (0.0, -1.0), (-1.0, 0.0), 0.60, 0.28, -90.0),
     "back": Mat((0.30, 0.135), (-1.0, 0.0), (0.0, 1.0), 0.60, 0.28, 180.0),
     "right": Mat((0.405, -0.30), (0.0, 1.0), (1.0, 0.0), 0.60, 0.28, 90.0),

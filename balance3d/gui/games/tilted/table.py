@@ -17,6 +17,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+import shapely
 import trimesh
 from scipy.spatial.transform import Rotation
 
@@ -55,6 +56,14 @@ COM_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 COM_RADIUS = 0.006
 #: Name of the view's overlay holding the centre of mass.
 COM_LAYER = "tilted:centre-of-mass"
+#: RGBA of the arrow on the table pointing to the beam's high end, and of the
+#: glow on the block up for auction in the supply (a colour scale).
+HIGH_ARROW: Colour = (1.0, 0.85, 0.10, 1.0)
+AUCTION_GLOW = (1.7, 1.6, 0.9, 1.0)
+#: m: the arrow runs from this far out of the beam's centre to this far (along the
+#: beam), this far in front (-y, towards the front seat) of the beam's front edge; its shaft's and head's widths, head length.
+ARROW_FROM, ARROW_TO, ARROW_GAP = 0.06, 0.27, 0.014
+ARROW_SHAFT, ARROW_HEAD, ARROW_HEAD_LENGTH = 0.008, 0.024, 0.035
 
 #: m, height of the section values' digits on the beam; a digit's width (at most
 #: this fraction of the section's length) is :data:`DIGIT_ASPECT` of its height.
@@ -62,7 +71,7 @@ LABEL_HEIGHT, LABEL_FRACTION, DIGIT_ASPECT = 0.04, 0.8, 0.6
 #: Sections shorter than this (m) are too short for a readable digit: their value
 #: is written once on the table in front of the fulcrum, under them,
 #: :data:`FULCRUM_GAP` m clear of its foot.
-MIN_LABEL_SECTION, FULCRUM_GAP = 0.03, 0.01
+MIN_LABEL_SECTION, FULCRUM_GAP = 0.03, 0.004
 #: m, height of the names on the mats.
 NAME_HEIGHT = 0.03
 #: m, gap between blocks in a tray, along a row and between rows.
@@ -141,6 +150,36 @@ def centre_of_mass(world: World) -> np.ndarray:
 
 
 @cache
+def arrow_mesh(length: float) -> trimesh.Trimesh:
+    """A flat arrow along +x from x = 0 to ``length`` m (its head at the end),
+    0.2 mm thick, its underside at z = 0."""
+    shaft, head = ARROW_SHAFT / 2.0, ARROW_HEAD / 2.0
+    neck = length - ARROW_HEAD_LENGTH
+    outline = shapely.Polygon([(0.0, -shaft), (neck, -shaft), (neck, -head), (length, 0.0),
+                               (neck, head), (neck, shaft), (0.0, shaft)])
+    return trimesh.creation.extrude_polygon(outline, 0.0002)
+
+
+def high_end_arrow(view: TableView, state: TiltedState) -> None:
+    """An arrow on the table in front of the beam pointing to its high end (where
+    blocks are dropped); none once the game is over."""
+    if state.is_over:
+        return
+    frame = BeamFrame.of(state.world)
+    end = -state.low_end
+    top = table_top(state.world)
+    start, tip = (frame.to_world([(end * d, -frame.half[1], 0.0)])[0]
+                  for d in (ARROW_FROM, ARROW_TO))
+    along = (tip - start)[:2]
+    length = float(np.hypot(*along))
+    base = start[:2] - np.array([0.0, ARROW_GAP])      # in front (-y) of the beam
+    arrow = solid(unlit(view.decor.attachNewNode("high-end")), "high-arrow",
+                  arrow_mesh(length), HIGH_ARROW)
+    arrow.setPos(float(base[0]), float(base[1]), top + 0.0003)
+    arrow.setH(float(np.degrees(np.arctan2(along[1], along[0]))))
+
+
+@cache
 def com_mesh() -> trimesh.Trimesh:
     """The centre-of-mass marker: a sphere of ``COM_RADIUS`` m."""
     return trimesh.creation.icosphere(2, COM_RADIUS)
@@ -203,6 +242,10 @@ class TiltedTable:
             x, y = mat.point(mat.length / 2.0, -NAME_BAND / 2.0)
             flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, ink_on(colour),
                       heading=mat.heading)
+        high_end_arrow(view, state)
+        auction = state.auction
+        if auction is not None and auction.piece in view.names:
+            view.node(auction.piece).setColorScale(*AUCTION_GLOW)
 
     def update(self, view: TableView, state: TiltedState, designer: bool) -> None:
         if not designer:
