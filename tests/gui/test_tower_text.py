@@ -92,6 +92,11 @@ def test_a_swap_card_labels_the_pieces_to_give():
     for action in state.legal_decisions():
         shape = piece_part(action.value).replace("_", " ")       # "letter T", "logo"
         assert TEXT.decision_label(state, action) == f"Give your {shape}"
+    given = state.legal_decisions()[0].value
+    lines = TEXT.verdict_lines(state.apply(state.legal_decisions()[0]))
+    shape = piece_part(given).replace("_", " ")
+    assert f"Player 1 gives a {shape} to Player 2" in lines
+    assert not any(given in line for line in lines)
 
 
 def test_a_landing_drop_says_where_it_rests_and_the_heights():

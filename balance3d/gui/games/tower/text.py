@@ -5,6 +5,7 @@ through :mod:`.figures`, which asks the game again only for what moved); heights
 are shown in mm, pieces by their shape ("letter L", "logo"), never by ids."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from balance3d.games.base import Action, Choose, State, Verdict, action_to_dict
@@ -26,6 +27,15 @@ def _count(n: int, word: str) -> str:
 def _mm(height: float) -> str:
     """``"45.0 mm"``: a height given in m."""
     return f"{height * MM:.1f} mm"
+
+
+#: A piece's id in a game's sentence ("p4.letter_L.1"), its part the group.
+PIECE_ID = re.compile(r"\bp\d+\.(\w+?)\.\d+\b")
+
+
+def unid(text: str) -> str:
+    """``text`` (a sentence of the game's) with every piece id as "a letter L"."""
+    return PIECE_ID.sub(lambda m: f"a {m[1].replace('_', ' ')}", text)
 
 
 def shape_name(piece: str) -> str:
@@ -142,7 +152,9 @@ class TowerText:
             if verdict.settle_timed_out:
                 lines.append(f"the settle hit its time cap ({verdict.settle_time:.1f} s)")
         elif isinstance(verdict, TowerChoiceVerdict) and verdict.effects:
-            lines = [effect["text"] for effect in verdict.effects]
+            lines = [unid(effect["text"]) for effect in verdict.effects]
+        else:
+            lines = [unid(line) for line in lines]
         return lines
 
 
