@@ -333,3 +333,26 @@ def test_a_plumb_line_joins_the_ghost_to_its_landing_ring(view):
     finally:
         view.hide_ghost()
         view.hide_marker()
+
+
+def test_the_held_tray_piece_rises_and_glows_until_put_back(view):
+    from balance3d.gui.view.table import HELD_LIFT
+
+    state = view.state
+    piece = next(p for p in state.hand(state.current_player) if p not in state.world.names)
+    node = view.node(piece)
+    z = node.getZ()
+    top = table_top(state.world)
+    pose = ((-0.1, -0.065, top + 0.03), (0.0, 0.0, 0.0, 1.0))
+    try:
+        view.show_ghost(view.table.piece_part(state, piece), pose, True, held=piece)
+        assert view.held == piece
+        assert node.getZ() == pytest.approx(z + HELD_LIFT)
+        glow = node.getColorScale()
+        assert min(glow[0], glow[1], glow[2]) > 1.0             # lit brighter
+        view.show_ghost(view.table.piece_part(state, piece), pose, False, held=piece)
+        assert node.getZ() == pytest.approx(z + HELD_LIFT)      # lifted once, not twice
+    finally:
+        view.hide_ghost()
+    assert view.held is None and node.getZ() == pytest.approx(z)
+    assert tuple(node.getColorScale()) == (1.0, 1.0, 1.0, 1.0)
