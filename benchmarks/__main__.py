@@ -4,7 +4,7 @@ README's table.
 From the root of a checkout (the ``benchmarks`` folder is not part of the
 installed package)::
 
-    python -m benchmarks [--quick] [--only world|judge|games|tune ...] [--no-readme]
+    python -m benchmarks [--quick] [--only world|judge|games|welding|tune ...] [--no-readme]
 
 Each section (:mod:`benchmarks.sections`) but ``tune`` runs pinned to one core, with
 the load average printed before and after it.  Writes ``benchmarks/results/summary.json`` and
@@ -63,6 +63,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="repetitions of the tune sweep (12 runs each)")
     parser.add_argument("--tune-pairs", type=_positive(int),
                         help="times the tune sweep runs with 1 worker then 2 (median kept)")
+    parser.add_argument("--welding-states", type=_positive(int),
+                        help="mid-game Tilted states of the welding section")
+    parser.add_argument("--welding-repeats", type=_positive(int),
+                        help="interleaved runs of each side per state in the welding section")
     return parser.parse_args(argv)
 
 
@@ -74,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
                           ("min_wall", args.min_wall), ("moves", args.moves),
                           ("seeds", tuple(args.seeds) if args.seeds else None),
                           ("tune_repetitions", args.tune_repetitions),
-                          ("tune_pairs", args.tune_pairs))
+                          ("tune_pairs", args.tune_pairs),
+                          ("welding_states", args.welding_states),
+                          ("welding_repeats", args.welding_repeats))
         if v is not None})
     chosen = [s for s in SECTIONS if args.only is None or s.name in args.only]
     summary_path = args.out / "summary.json"

@@ -6,11 +6,13 @@ table), and seat 0 dropping its last block from the highest release over the hig
 end.  Tower: four towers of 24 pieces (letters and logos alternating, laid flat and
 centred, each settled before the next; seat 0's tower one short) and seat 0
 dropping its last piece 30 mm above its tower.  Each frame
-runs the turn's physics with the World's fixed time step, paced by an owed-time
-accumulator (the steps the wall time since the last frame owes, at most
-``--budget`` per frame; owed time beyond the budget is dropped and counted as
-*behind*), syncs the poses to the view, writes the HUD's seat lines and prompt
-(as the window does every frame) and draws the frame.  When the turn ends a
+runs the turn's physics with the World's fixed time step, paced by the window's
+own clock (:class:`~balance3d.gui.clock.PhysicsClock`: the steps the wall time
+since the last frame owes, at most ``--budget`` per frame while the view is within
+a second of the clock, every step down to that second beyond it; the time owed and
+not yet run is how far the view is *behind*), syncs the poses to the view, writes
+the HUD's seat lines and prompt (as the window does every frame) and draws the
+frame.  When the turn ends a
 fresh copy of the staged game starts it again, so pieces keep moving.
 
 Reported per shadow-map size, over ``--runs`` runs of ``--seconds`` s each: the
@@ -18,8 +20,8 @@ median frames per second, the process's CPU time per frame (every thread, Mesa's
 rasteriser threads included; the X server's is not), split into the view's part
 (syncing the poses, the HUD's text and drawing: per frame) and the physics' part (per step, as the
 steps per frame follow the frame rate), and whether physics kept real time
-(simulated time against wall time, and the simulated seconds dropped behind the
-clock).  The load average at the start is printed and saved: on a shared machine
+(simulated time against wall time, and the most the view was behind the clock
+after a frame's steps).  The load average at the start is printed and saved: on a shared machine
 the frame rate follows the CPU left to the benchmark, while the CPU times change
 less.  Needs a display: run under Xvfb with Mesa's software OpenGL, e.g.
 
@@ -138,23 +140,24 @@ def show_hud(widgets, state) -> None:
 def one_run(base, widgets, staged, drop, shadow_size: int, seconds: float,
             budget: int) -> dict:
     """Frames for ``seconds`` of wall time with the turn's physics running."""
+    from balance3d.gui.clock import PhysicsClock
     from balance3d.gui.view.table import TableView
 
     state = staged.clone()
     view = TableView(base, state, shadows=True, shadow_size=shadow_size)
     view.render()
     step = state.world.settings.time_step
+    clock = PhysicsClock(step, max_steps_per_frame=budget)
     turn = state.begin(drop)
     frames = moving = steps_run = restarts = 0
-    owed = behind = paused = physics_cpu = view_cpu = 0.0
+    paused = physics_cpu = view_cpu = 0.0
     start = last = time.perf_counter()
     cpu_start = time.process_time()
     while True:
         now = time.perf_counter()
         if now - start - paused >= seconds:
             break
-        owed += now - last
-        last = now
+        frame_dt, last = now - last, now
         if turn.done:
             # a fresh copy of the staged game: the clock stops meanwhile, as it
             # would between two turns in play
@@ -164,10 +167,8 @@ def one_run(base, widgets, staged, drop, shadow_size: int, seconds: float,
             restarts += 1
             last = time.perf_counter()
             paused += last - now
-        due = int(owed / step)
-        owed -= due * step
-        run = min(due, budget)
-        behind += (due - run) * step
+            clock.carry = frame_dt = 0.0
+        run = clock.steps_due(frame_dt)
         tick = time.process_time()
         turn.advance(run)
         poses = turn.poses()
@@ -186,7 +187,7 @@ def one_run(base, widgets, staged, drop, shadow_size: int, seconds: float,
         turn.cancel()
     view.destroy()
     return {"fps": frames / wall, "frames": frames, "frames_with_physics": moving,
-            "wall_s": wall, "simulated_s": steps_run * step, "behind_s": behind,
+            "wall_s": wall, "simulated_s": steps_run * step, "behind_s": clock.most_behind,
             "turns_restarted": restarts, "cpu_ms_per_frame": 1000.0 * cpu / max(frames, 1),
             "view_cpu_ms_per_frame": 1000.0 * view_cpu / max(frames, 1),
             "physics_cpu_ms_per_step": 1000.0 * physics_cpu / max(steps_run, 1)}

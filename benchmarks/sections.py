@@ -13,6 +13,9 @@ for the summary table (measure, result, target, met) beside its figures:
 * ``games``: per game, whole games of planner bots (Tilted and Tower with 4 players,
   all 96 Tower pieces dealt; Tri-Ba-Lance with 3): wall time, turns, moves and the
   CPU time.
+* ``welding``: the judged Tilted drop welded with cold caches over the same drop with
+  welding off, interleaved in one process, on real mid-game states of seeded planner
+  games: the median per-state ratio and its range (:mod:`benchmarks.bench_welding`).
 * ``tune``: runs per second of one fixed sweep of Tilted's drops with one worker and
   with every core, the parallel efficiency (one worker's wall time over twice two
   workers'), the local pool's start-up, and the same sweep on a local Ray instance
@@ -32,6 +35,7 @@ from typing import Any, Callable
 from balance3d.games import game_names, get_game
 from benchmarks import targets
 from benchmarks.bench_tune import measure_tune
+from benchmarks.bench_welding import measure_welding
 from benchmarks.bench_world import COLUMN_NAME, DRIFT_SECONDS, measure_scenes
 from benchmarks.play import against_random, play
 from benchmarks.results_io import spread
@@ -49,7 +53,8 @@ class Budget:
     moves timed per game.  seeds : seeds of the whole planner games, per game.
     tune_repetitions : repetitions of the tune section's sweep (12 runs each).
     tune_pairs : times the tune sweep is run with 1 worker then with 2 (the median
-    efficiency kept).
+    efficiency kept).  welding_states : mid-game Tilted states of the welding
+    section.  welding_repeats : interleaved runs of each side per state (median).
     """
 
     repeats: int
@@ -59,14 +64,16 @@ class Budget:
     seeds: tuple[int, ...]
     tune_repetitions: int
     tune_pairs: int
+    welding_states: int
+    welding_repeats: int
 
 
 #: The full run.
 FULL = Budget(repeats=5, seconds=10.0, min_wall=0.25, moves=200, seeds=(0, 1, 2),
-              tune_repetitions=80, tune_pairs=3)
+              tune_repetitions=80, tune_pairs=3, welding_states=16, welding_repeats=3)
 #: A short run (``--quick``): a few minutes on an idle 2-core machine.
 QUICK = Budget(repeats=1, seconds=1.0, min_wall=0.05, moves=20, seeds=(0,),
-               tune_repetitions=3, tune_pairs=1)
+               tune_repetitions=3, tune_pairs=1, welding_states=4, welding_repeats=1)
 
 
 def row(measure_text: str, result: str, target: str, met: bool | None) -> dict[str, Any]:
@@ -220,6 +227,28 @@ def run_tune(budget: Budget) -> tuple[list[dict], dict]:
     return rows, f
 
 
+def run_welding(budget: Budget) -> tuple[list[dict], dict]:
+    """Welding's cost on the judged Tilted drop, welded cold over welding off."""
+    f = measure_welding(budget.welding_states, budget.welding_repeats)
+    n = len(f["states"])
+    limit = targets.WELDED_OVER_OFF
+    rows = [row(
+        f"Tilted: judged drop welded with cold caches over the same drop with welding off, "
+        f"median per state ({plural(n, 'mid-game state')} of 4-player planner games, "
+        f"{seeds_text(f['seeds'])}; both sides interleaved, {plural(f['repeats'], 'run')} "
+        f"each)",
+        f"{f['median_ratio']:.2f} (range {f['min_ratio']:.2f} to {f['max_ratio']:.2f}); "
+        f"the beam tilts the same way welded and unwelded in {f['tilt_agrees']} of {n}",
+        f"<= {limit:g}", f["median_ratio"] <= limit),
+        row(f"Tilted: steps/s in the first {f['moving_seconds']:g} s after the release, "
+            f"welded over welding off, median per state (the same states, interleaved)",
+            f"{f['moving_median_ratio']:.2f} (range {f['moving_min_ratio']:.2f} to "
+            f"{f['moving_max_ratio']:.2f})", f">= {targets.MOVING_RATE_RATIO:g}",
+            f["moving_median_ratio"] >= targets.MOVING_RATE_RATIO)]
+    print(f"welding: {rows[-1]['result']}", flush=True)
+    return rows, f
+
+
 @dataclass(frozen=True)
 class Section:
     """One part of the summary: ``run(budget)`` returns its table rows and its
@@ -239,5 +268,7 @@ SECTIONS = (
             ("repeats", "seconds", "min_wall")),
     Section("judge", "Judged moves", True, run_judge, ("moves",)),
     Section("games", "Whole planner games", True, run_games, ("seeds",)),
+    Section("welding", "Welding's cost", True, run_welding,
+            ("welding_states", "welding_repeats")),
     Section("tune", "Tune throughput", False, run_tune, ("tune_repetitions", "tune_pairs")),
 )

@@ -10,6 +10,12 @@ COLUMN_RTF = 5.0
 RESTORE_S = 0.020
 #: Largest cold welded judged Tilted drop over the same drop with welding off (medians).
 COLD_OVER_OFF = 1.3
+#: Largest cold welded judged Tilted drop over the same drop with welding off, median
+#: of the per-state ratios (the ``welding`` section).
+WELDED_OVER_OFF = 1.1
+#: Least steps per second while bodies move, welded over welding off (a fraction; the
+#: ``welding`` section).
+MOVING_RATE_RATIO = 0.8
 #: s, longest median wall time of one judged move (Tilted drop, Tri-Ba-Lance
 #: placement, Tower drop), per game, on one core.
 JUDGE_S = {"tilted": 0.15, "tribalance": 0.15, "tower": 0.3}

@@ -19,6 +19,8 @@ RUNTIME_GLOBS = (
     "numerics.py", "planar.py",
     "physics/world.py", "physics/welding.py", "physics/statics.py", "physics/impacts.py",
     "physics/patches.py", "physics/weld_state.py", "physics/bodies.py",
+    "physics/weld_*.py", "physics/impact_check.py", "physics/load_samples.py",
+    "physics/engine_contacts.py",
     "games/*.py", "games/*/judge.py", "games/*/rules.py", "games/*/state.py",
     "games/*/turns.py", "games/*/planner.py", "games/*/verdicts.py", "games/*/cards.py",
     "games/*/auction.py", "games/tower/physics.py", "games/tilted/drops.py",

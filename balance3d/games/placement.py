@@ -75,15 +75,18 @@ def footprint_points(outline_xy: np.ndarray, spacing: float = RAY_SPACING) -> np
     return np.vstack([np.column_stack([gx[inside], gy[inside]]), rim])
 
 
-def release_pose(world: World, part: Part, drop: Drop) -> tuple[tuple, tuple]:
+def release_pose(world: World, part: Part, drop: Drop,
+                 surface: float | None = None) -> tuple[tuple, tuple]:
     """Body-frame ``(position (3,) m, quaternion xyzw)`` at which ``drop`` releases
     ``part``: bounding-box centre over (x, y), lowest point ``height`` above the
-    highest surface beneath its footprint."""
+    highest surface beneath its footprint (``surface``, m, when the caller has
+    already cast the footprint's rays, :func:`footprint_points`; else cast here)."""
     rot = pose_rotation(part, drop.pose, drop.yaw)
     verts = numerics.rotate(rot, design_vertices(part))
     lo, hi = verts.min(axis=0), verts.max(axis=0)
     centre = (lo + hi) / 2.0
     shift = np.array([drop.x - centre[0], drop.y - centre[1]])
-    surface = world.height_below(footprint_points(verts[:, :2] + shift))
+    if surface is None:
+        surface = world.height_below(footprint_points(verts[:, :2] + shift))
     origin = (shift[0], shift[1], max(surface, 0.0) + drop.height - lo[2])
     return body_pose(part, origin, tuple(float(v) for v in rot))

@@ -89,7 +89,13 @@ def _prompt(session: Session) -> str:
     seat = state.current_player
     bot = session.bot(seat)
     if bot is not None:
-        return f"{state.players[seat].name} ({bot.name}) is thinking..."
+        who = f"{state.players[seat].name} ({bot.name})"
+        if not session.bot_thinking():
+            return f"{who} plays next"
+        done = session.bot_progress()
+        if done is None:
+            return f"{who} is thinking..."
+        return f"{who}: {done.tried} of {done.planned} candidates tried"
     return game_text(state.name).prompt(state)
 
 

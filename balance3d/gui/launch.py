@@ -5,7 +5,9 @@ Panda3D; :func:`launch` does).
 A window game is a :class:`~balance3d.gui.session.Session` (new, loaded or a
 replay) shown by a :class:`~balance3d.gui.app.TableApp`; without a game the start
 menu makes one.  ``--screenshot`` plays its actions at once, draws one frame into
-an offscreen buffer and saves it.
+an offscreen buffer and saves it: the table as those actions left it, with no bot
+thinking (when a bot's seat is to act next, the prompt says "Player 2 (planner)
+plays next"; it stops earlier at a person's turn or the game's end).
 """
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from balance3d import play as playing
 from balance3d import record as rec
 from balance3d.games.base import GameError, RecordError
 
@@ -88,3 +89,18 @@ def free_beside(path: Path) -> Path:
     while (candidate := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
         n += 1
     return candidate
+
+
+def open_record(path: Path) -> tuple[rec.Record, Any]:
+    """The record ``path`` with its kept states, and its scene (an older record,
+    which keeps none, played again: :class:`SessionError` saying where it no longer
+    plays as recorded)."""
+    record = rec.load_record(path)
+    scene = playing.record_scene(record, path.resolve().parent)
+    try:
+        record, note = playing.opened(record, scene)
+    except RecordError as exc:
+        raise SessionError(f"{path}: {exc}") from None
+    if note is not None:
+        raise SessionError(f"{path}: {note}")
+    return record, scene

@@ -3,12 +3,15 @@ turn being shown, undo, save, load, restart and replay.
 
 The window calls :meth:`Session.tick` once per frame on its render thread.  A
 physical turn advances by whole physics steps paced by a
-:class:`~balance3d.gui.clock.PhysicsClock`; bots think on a worker thread (a
-``concurrent.futures`` executor) on a ``state.clone()`` made on the render thread,
-so the window stays responsive.  Nothing here reads the wall clock to decide
-anything about the game: the same seed, seats, bots and human actions give the
-same record, byte for byte, at any speed and frame rate, as ``balance3d simulate``
-(:func:`balance3d.play.play`) gives.
+:class:`~balance3d.gui.clock.PhysicsClock`; bots think on a worker thread
+(:class:`~balance3d.gui.worker.Worker`, a daemon) on a ``state.clone()`` made on
+the render thread, so the window stays responsive, and report their trials as they
+go (:meth:`Session.bot_progress`).  Closing, undo and restart abandon a move being
+worked out (it stops at the bot's next report, and closing waits for nothing).
+Nothing here reads the wall clock to decide anything about the game: the same
+seed, seats, bots and human actions give the same record, byte for byte, at any
+speed and frame rate, as ``balance3d simulate`` (:func:`balance3d.play.play`)
+gives.
 
 A loaded game is restored from the state its record kept after the last turn,
 and a replay shows the states the record kept after each turn: neither runs any
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,11 +38,13 @@ from balance3d import play as playing
 from balance3d import record as rec
 from balance3d import record_states
 from balance3d.bots import Bot, BotError, make_bot, plays
+from balance3d.bots import progress as bot_progress
 from balance3d.games import Player, get_game, new_game
-from balance3d.games.base import (Action, IllegalActionError, RecordError, State, Turn,
+from balance3d.games.base import (Action, IllegalActionError, State, Turn,
                                   Verdict, verdict_from_dict)
 from balance3d.gui.clock import MAX_STEPS_PER_FRAME, PhysicsClock
-from balance3d.gui.saving import SaveFiles, SessionError, free_beside
+from balance3d.gui.saving import SaveFiles, SessionError, free_beside, open_record
+from balance3d.gui.worker import Job, Worker
 
 #: Simulated seconds per wall second at each paced speed ("instant" runs a turn to
 #: its end in one frame).
@@ -60,12 +65,13 @@ class _UndoPoint:
     last_verdict: Verdict | None
 
 
-def _think(bot: Bot, state: State) -> Action:
-    """A bot's move, on the worker thread (``state`` is the bot's own clone)."""
-    return bot.choose(state)
+def _think(bot: Bot, state: State, listen: Any) -> Action:
+    """A bot's move, on the worker thread (``state`` is the bot's own clone), its
+    trials reported to ``listen``."""
+    return bot_progress.choose(bot, state, listen)
 
 
-def _preview(state: State, action: Action) -> Verdict:
+def _preview(state: State, action: Action, _listen: Any) -> Verdict:
     """The verdict of ``action`` in ``state`` (a look-ahead clone), on the worker."""
     return state.apply(action)
 
@@ -96,8 +102,8 @@ class Session:
         self.speed = speed
         self.running: Turn | None = None
         self.last_verdict: Verdict | None = None
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="balance3d-bot")
-        self._thinking: Future | None = None
+        self._worker = Worker()
+        self._thinking: Job | None = None
         self._undo: list[_UndoPoint] = []
         self._files = SaveFiles()
         self._texts: list[str] = []
@@ -139,7 +145,7 @@ class Session:
         of an older format keeps no states: it is played again, and
         :class:`SessionError` says where when it no longer plays as recorded."""
         path = Path(path)
-        record, scene = _opened(path)
+        record, scene = open_record(path)
         players = record.players
         if bots is not None:
             if len(bots) != len(players):
@@ -155,7 +161,7 @@ class Session:
         (:meth:`next_action`), each from the state the record kept after it: no
         physics runs, no bot plays and no human acts."""
         path = Path(path)
-        record, scene = _opened(path)
+        record, scene = open_record(path)
         recorder = rec.Recorder(playing.restore(record, scene, after=0))
         return cls(recorder, [None] * len(record.players), speed=speed, replay=record)
 
@@ -231,6 +237,11 @@ class Session:
         """True while a bot's move is being worked out (or waits to be played)."""
         return self._thinking is not None
 
+    def bot_progress(self) -> bot_progress.Progress | None:
+        """How far the thinking bot has got (trials made of those it plans), or
+        None when no bot is thinking or it has reported nothing yet."""
+        return None if self._thinking is None else self._thinking.progress
+
     def poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Every World body now: name -> (position (3,) m, quaternion xyzw (4,))."""
         if self.running is not None:
@@ -282,14 +293,14 @@ class Session:
         running turn (the game is as before that action)."""
         if self.running is not None:
             self._advance(None if self._speed == "instant" else self.clock.steps_due(frame_dt))
-        if self.running is None and self._thinking is not None and self._thinking.done():
+        if self.running is None and self._thinking is not None and self._thinking.future.done():
             self._play_bot_move()
         if (self.running is None and self._thinking is None and self._replay is None
                 and not self.state.is_over):
             seat = self.state.current_player
             bot = self._bots[seat] if seat is not None else None
             if bot is not None:
-                self._thinking = self._executor.submit(_think, bot, self.state.clone())
+                self._thinking = self._worker.submit(_think, bot, self.state.clone())
         texts, self._texts = self._texts, []
         return texts
 
@@ -329,7 +340,7 @@ class Session:
         touched).  The Future raises IllegalActionError for an illegal action."""
         if self.running is not None:
             raise SessionError("no preview while a turn runs")
-        return self._executor.submit(_preview, self.state.clone(), action)
+        return self._worker.submit(_preview, self.state.clone(), action).future
 
     # ------------------------------------------------------------------ undo, restart
     def undo(self) -> None:
@@ -392,9 +403,10 @@ class Session:
         self._files.write(Path(path), self.record())
 
     def close(self) -> None:
-        """Stop the worker (a move being worked out is abandoned)."""
+        """Stop the worker without waiting for it: a move being worked out is
+        abandoned at the bot's next report, a preview is dropped."""
         self._thinking = None
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._worker.close()
 
     def __enter__(self) -> "Session":
         return self
@@ -441,11 +453,11 @@ class Session:
 
     def _play_bot_move(self) -> None:
         """Begin the move the worker has worked out."""
-        future, self._thinking = self._thinking, None
+        job, self._thinking = self._thinking, None
         seat = self.state.current_player
         bot = self._bots[seat]
         try:
-            action = future.result()
+            action = job.future.result()
         except Exception as exc:
             if isinstance(exc, BotError):
                 raise
@@ -463,27 +475,14 @@ class Session:
         if self.running is not None:
             self.running.cancel()
             self.running = None
+        if self._thinking is not None:
+            self._thinking.cancel()
         self._thinking = None
         self._record = None
 
     def _autosave(self) -> None:
         if self.record_path is not None:
             self._files.write(self.record_path, self.record())
-
-
-def _opened(path: Path) -> tuple[rec.Record, Any]:
-    """The record ``path`` with its kept states, and its scene (an older record,
-    which keeps none, played again: :class:`SessionError` saying where it no longer
-    plays as recorded)."""
-    record = rec.load_record(path)
-    scene = playing.record_scene(record, path.resolve().parent)
-    try:
-        record, note = playing.opened(record, scene)
-    except RecordError as exc:
-        raise SessionError(f"{path}: {exc}") from None
-    if note is not None:
-        raise SessionError(f"{path}: {note}")
-    return record, scene
 
 
 def _make_bots(state: State) -> list[Bot | None]:

@@ -1,8 +1,9 @@
 """PhysicsClock: fixed steps owed by the wall time, carried fractions, speed, pause,
-the per-frame budget and the time it drops."""
+the per-frame budget, and the bound on how far the view lags (counted steps and
+given frame times: no wall clock)."""
 import pytest
 
-from balance3d.gui.clock import PhysicsClock
+from balance3d.gui.clock import MAX_BEHIND, MAX_STEPS_PER_FRAME, PhysicsClock
 
 STEP = 1.0 / 240.0
 
@@ -45,14 +46,41 @@ def test_zero_speed_pauses_and_single_step_gives_one():
     assert clock.steps_due(1.0 / 60.0) == 4
 
 
-def test_budget_caps_the_steps_and_reports_the_dropped_time():
+def test_budget_spreads_a_short_hitch_over_frames_and_drops_no_time():
     clock = PhysicsClock(STEP, max_steps_per_frame=10)
-    # a 0.1 s hitch owes 24 steps; 10 run, 14 steps of time are dropped
+    # a 0.1 s hitch owes 24 steps; 10 run now, 14 are carried (within the 1 s bound)
     assert clock.steps_due(0.1) == 10
     assert clock.behind == pytest.approx(14 * STEP)
-    assert clock.carry < STEP                   # no debt piles up beyond one step
-    assert clock.steps_due(1.0 / 60.0) == 4     # the next normal frame is normal
-    assert clock.behind == pytest.approx(14 * STEP)
+    # each 60 Hz frame then owes its 4 steps and those carried: 18 -> 10 run,
+    # 12 -> 10 run, 6 -> all 6 run
+    assert [clock.steps_due(1.0 / 60.0) for _ in range(3)] == [10, 10, 6]
+    assert clock.behind == pytest.approx(0.0, abs=1e-12)
+    assert clock.simulated == pytest.approx(0.1 + 3.0 / 60.0)   # nothing dropped
+
+
+def test_the_view_never_lags_more_than_the_bound_with_slow_frames():
+    # frames of 0.5 s (2 fps) owe 120 steps each against a budget of 24: after a
+    # frame the lag is never above MAX_BEHIND plus one step, and once it reaches
+    # the bound a frame runs every step it owes (frames are dropped, time is not)
+    clock = PhysicsClock(STEP)
+    steps = [clock.steps_due(0.5) for _ in range(20)]
+    assert clock.most_behind <= MAX_BEHIND + STEP
+    assert steps[:2] == [24, 24]                  # 0.4 s, then 0.8 s left owed
+    # the third would leave 1.2 s owed: it runs 312 - 240 steps, down to 1 s
+    assert steps[2] == 312 - round(MAX_BEHIND / STEP) > MAX_STEPS_PER_FRAME
+    assert all(n == 120 for n in steps[3:])       # at the bound it keeps pace
+    assert clock.simulated + clock.behind == pytest.approx(20 * 0.5)
+
+
+def test_a_long_stall_is_caught_up_in_one_frame_down_to_the_bound():
+    clock = PhysicsClock(STEP)
+    # a 10 s stall owes 2400 steps: all but MAX_BEHIND's 240 run in this frame
+    assert clock.steps_due(10.0) == 2400 - round(MAX_BEHIND / STEP)
+    assert clock.behind == pytest.approx(MAX_BEHIND)
+    # then the budget of normal frames takes the lag down
+    for _ in range(12):
+        clock.steps_due(1.0 / 60.0)
+    assert clock.behind == pytest.approx(MAX_BEHIND - 12 * (MAX_STEPS_PER_FRAME - 4) * STEP)
 
 
 def test_the_step_is_never_varied():
@@ -67,7 +95,8 @@ def test_the_step_is_never_varied():
 
 @pytest.mark.parametrize("bad", [dict(time_step=0.0), dict(time_step=-1.0),
                                  dict(time_step=STEP, speed=-1.0),
-                                 dict(time_step=STEP, max_steps_per_frame=0)])
+                                 dict(time_step=STEP, max_steps_per_frame=0),
+                                 dict(time_step=STEP, max_behind=-0.5)])
 def test_bad_settings_are_refused(bad):
     step = bad.pop("time_step")
     with pytest.raises(ValueError):

@@ -164,7 +164,9 @@ def test_an_all_bot_game_in_real_time_records_what_simulate_records(tmp_path):
         # each drop settles in about 0.7 s of simulated time: some 70 of these
         # frames; the game has more than ten drops
         assert ticks > 500
-        assert session.clock.behind == 0.0
+        # every frame owes at most 8 steps, within the per-frame budget: the view
+        # never lags by a whole step
+        assert session.clock.most_behind < session.clock.time_step
         mine = rec.dumps(session.recorder.record())
     path = tmp_path / "simulated.json"
     assert cli_main(["simulate", "tilted", "--players", "2", "--bots", "random", "--seed", "1",

@@ -13,7 +13,7 @@ from balance3d.physics import caches_enabled, clear_caches
 from balance3d.physics.caches import LRU, cache, caches_on
 from balance3d.physics.hulls import hull_cache_dir
 from balance3d.physics.statics import STATICS_CACHE_SIZE
-from balance3d.physics.welding import PATCH_CACHE_SIZE
+from balance3d.physics.weld_patches import PATCH_CACHE_SIZE
 from balance3d.play import play
 from balance3d.record import Recorder, dumps
 from balance3d.scene import load_scene

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-import balance3d.physics.welding as welding
+import balance3d.physics.weld_statics as weld_statics
 from balance3d.physics.weld_state import WeldState
 from balance3d.physics.bodies import Snapshot
 from balance3d.physics.world import World, WorldError
@@ -65,13 +65,13 @@ def test_a_snapshot_holds_the_welded_bodies_and_their_contacts():
 
 def count_solves(monkeypatch) -> list:
     calls = []
-    real = welding.solve_statics
+    real = weld_statics.solve_statics
 
     def counted(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(welding, "solve_statics", counted)
+    monkeypatch.setattr(weld_statics, "solve_statics", counted)
     return calls
 
 

@@ -32,7 +32,9 @@ Drops
     released higher (:data:`RELEASE_HEIGHTS`) without spending a trial.  Should no
     trial give a verdict, the first legal quiet drop is played untried, else a
     random legal one (the bot's own seeded generator), else the one the game finds
-    (``state.legal_release()``).
+    (``state.legal_release()``).  Each trial is reported
+    (:func:`balance3d.bots.progress.report`: trials made of :data:`MAX_TRIALS`,
+    the search may stop sooner).
 
 Decisions
     buy : always (blocks are what keep a player in the game), except in the solo
@@ -49,6 +51,7 @@ import math
 from dataclasses import dataclass
 
 from balance3d.bots import BotError, SeatedBot
+from balance3d.bots.progress import report
 from balance3d.bots.random_bot import MAX_TRIES, random_drop
 from balance3d.games.base import Action, Choose, Drop, Pass, State
 from balance3d.games.tilted import TiltedState, TiltedVerdict, piece_length
@@ -132,6 +135,7 @@ class PlannerBot(SeatedBot):
             raise BotError(f"planner: seat {state.current_player} has no block to drop")
         sizes = sorted(lengths)
         search = _Search(state, lengths)
+        report(0, MAX_TRIALS)
         best: Trial | None = None
         for section in sorted(state.rules.sections, key=lambda sec: -sec.value):
             if section.value == 0 or (best is not None and best.net >= section.value):
@@ -254,4 +258,5 @@ class _Search:
         except WorldError:
             verdict = None
         self.seen[key] = Trial(drop, length, verdict)
+        report(self.trials, MAX_TRIALS)
         return self.seen[key]

@@ -43,13 +43,14 @@ class Landing:
 
 def landing(world: World, part: Part, drop: Drop) -> Landing:
     """The release pose of ``drop`` (:func:`balance3d.games.placement.release_pose`)
-    and the body under its footprint (the same rays, naming what they hit)."""
+    and the body under its footprint, from one cast of the footprint's rays (the
+    highest hit is the surface the release height is measured from)."""
     rot = pose_rotation(part, drop.pose, drop.yaw)
     verts = numerics.rotate(rot, design_vertices(part))
     lo, hi = verts.min(axis=0), verts.max(axis=0)
     shift = np.array([drop.x, drop.y]) - (lo[:2] + hi[:2]) / 2.0
-    below, _ = body_below(world, footprint_points(verts[:, :2] + shift))
-    position, orientation = release_pose(world, part, drop)
+    below, surface = body_below(world, footprint_points(verts[:, :2] + shift))
+    position, orientation = release_pose(world, part, drop, surface=surface)
     return Landing(tuple(float(v) for v in position), tuple(float(v) for v in orientation),
                    below)
 

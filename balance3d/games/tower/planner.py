@@ -17,7 +17,9 @@ Drops
     candidate whose trial makes nothing fall and knocks no tower is played; at
     most :data:`MAX_TRIALS` trials per piece (the look-ahead budget: each is a
     clone and a judged drop), else the last candidate tried; with no candidate,
-    the game's own ``legal_release()``.
+    the game's own ``legal_release()``.  Each trial is reported
+    (:func:`balance3d.bots.progress.report`: trials made of the candidates that
+    will be tried).
 
 Decisions
     ``target``: the opponent with the tallest tower (the leader; lowest seat on a
@@ -34,6 +36,7 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
+from balance3d.bots.progress import report
 from balance3d.games.base import Action, Choose, Drop, State
 from balance3d.games.placement import design_vertices, pose_rotation
 from balance3d.games.tower.judge import piece_centre, top_piece
@@ -62,11 +65,15 @@ class PlannerBot(SeatedBot):
         if decisions:
             return self.decide(state, decisions)
         candidates = [d for d in self.candidates(state) if state.is_legal(d)[0]]
-        for drop in candidates[:MAX_TRIALS]:
+        planned = min(MAX_TRIALS, len(candidates))
+        report(0, planned)
+        for tried, drop in enumerate(candidates[:MAX_TRIALS], start=1):
             try:
                 verdict = state.clone().apply(drop)
             except WorldError:
+                report(tried, planned)
                 continue
+            report(tried, planned)
             if not verdict.fallen and not verdict.knocked:
                 return drop
         if candidates:

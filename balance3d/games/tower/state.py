@@ -45,6 +45,8 @@ class TowerState(CardsMixin, TurnsMixin, State):
         self._dice: list[str] = []
         self._loaded: list[list[str]] = []
         self._termination: str | None = None
+        #: (snapshot, repr of the drop, its Landing): see TurnsMixin._landing.
+        self._landed: tuple | None = None
 
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
@@ -349,7 +351,7 @@ class TowerState(CardsMixin, TurnsMixin, State):
         if not base_outline(world, base).contains(shapely.Point(drop.x, drop.y)):
             return Refusal(f"the release point ({drop.x:.4f}, {drop.y:.4f}) m is not over your "
                            f"base", "off_base", piece=piece, seat=seat)
-        land = landing(world, self.piece_part(piece), drop)
+        land = self._landing(drop)
         level = self._level_of(seat, land.below)
         if level < 0:
             return Refusal(f"the piece would land on {land.below or 'nothing'}, not on your "

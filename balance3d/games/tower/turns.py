@@ -7,7 +7,7 @@ from typing import Any
 
 from balance3d.games.base import Drop
 from balance3d.games.tower import physics
-from balance3d.games.tower.judge import landing, read_tower
+from balance3d.games.tower.judge import Landing, landing, read_tower
 from balance3d.games.tower.rules import EITHER, GIVE, TABLE, play_count
 from balance3d.games.tower.verdicts import TowerDropVerdict
 from balance3d.physics.world import World, WorldError
@@ -122,6 +122,17 @@ class TurnsMixin:
         floor = float(world.vertices(TABLE)[:, 2].max()) - self.rules.off_table_depth
         return (yield from physics.settling_on_table(world, floor))
 
+    def _landing(self, drop: Drop) -> Landing:
+        """Where ``drop`` lands (:func:`~balance3d.games.tower.judge.landing`) on the
+        World of the between-turns snapshot.  The legality check reads :attr:`world`
+        and the run :meth:`fresh_world`, both restored from that snapshot, so the
+        footprint's rays are cast once per snapshot and drop."""
+        snapshot, key, land = self._landed or (None, None, None)
+        if snapshot is not self._snapshot or key != repr(drop):
+            land = landing(self.world, self.piece_part(drop.piece), drop)
+            self._landed = (self._snapshot, repr(drop), land)
+        return land
+
     def _run_drop(self, drop: Drop) -> Generator[None, None, TowerDropVerdict]:
         """The drop, step by step (see :meth:`State._run`)."""
         task = self._tasks[0]
@@ -133,7 +144,7 @@ class TurnsMixin:
             before = world.snapshot()
             others = {str(s): list(t) for s, t in enumerate(self._towers) if s != seat and t}
             start = physics.poses(world, [p for t in others.values() for p in t])
-            land = landing(world, part, drop)
+            land = self._landing(drop)
             level = self._level_of(seat, land.below)
             world.drop(drop.piece, part, land.position, land.orientation)
             yield

@@ -38,6 +38,7 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
+from balance3d.bots.progress import report
 from balance3d.games.base import Action, Place, State
 from balance3d.games.placement import design_extents
 from balance3d.games.tribalance.rules import BALL, FRAME, PLATE, piece_key, piece_weight
@@ -79,8 +80,11 @@ class PlannerBot(SeatedBot):
             return found
         safe = sorted((c for c in candidates if c.load <= MAX_LOAD),
                       key=lambda c: (-c.value, c.load))
-        for candidate in safe[:MAX_TRIALS]:
+        planned = min(MAX_TRIALS, len(safe))
+        report(0, planned)
+        for tried, candidate in enumerate(safe[:MAX_TRIALS], start=1):
             verdict = self.trial(state, candidate.place)
+            report(tried, planned)
             if verdict is not None and verdict.valid and not verdict.slid_off:
                 return candidate.place
         return min(candidates, key=lambda c: (c.load, -c.value)).place
