@@ -136,9 +136,13 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
 
 class IllegalActionError(GameError):
     """An action refused before any physics ran; the state is unchanged.
-    ``reason`` says why."""
+    ``reason`` says why, a complete sentence; ``code`` and ``data`` are the same
+    reason as data (see :class:`~balance3d.games.errors.Refusal`: "" and {} when the
+    reason carries none)."""
 
     def __init__(self, action: Action, reason: str) -> None:
         super().__init__(f"illegal action {action_to_dict(action)}: {reason}")
         self.action = action
         self.reason = reason
+        self.code: str = getattr(reason, "code", "")
+        self.data: dict = dict(getattr(reason, "data", {}))

@@ -37,7 +37,7 @@ from balance3d.fields import FieldError, line_break
 from balance3d.games.actions import (ACTION_TYPES, POSES, Action, Choose, Drop,
                                      IllegalActionError, Pass, Place, action_from_dict,
                                      action_to_dict, action_type, checked_action)
-from balance3d.games.errors import GameError, RecordError
+from balance3d.games.errors import GameError, RecordError, Refusal
 from balance3d.games.turn import Turn, run_to_end
 from balance3d.physics.caches import caches_on
 from balance3d.physics.weld_state import WeldState
@@ -240,7 +240,8 @@ class State(ABC):
 
     @abstractmethod
     def _illegal_reason(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now, or None when it is legal."""
+        """Why ``action`` is illegal now (a :class:`Refusal`: the sentence, and the
+        rule and what it is about as data), or None when it is legal."""
 
     @abstractmethod
     def _run(self, action: Action) -> Generator[None, None, Verdict]:
@@ -272,15 +273,16 @@ class State(ABC):
         """Inverse of :meth:`_state_dict` (raise RecordError on bad data)."""
 
     def is_legal(self, action: Action) -> tuple[bool, str]:
-        """``(True, "")`` when ``action`` is legal now, else ``(False, reason)``."""
+        """``(True, "")`` when ``action`` is legal now, else ``(False, reason)``
+        (``reason`` a :class:`Refusal` when the game gives its rule as data)."""
         if self._turn is not None:
-            return False, "a turn is running: advance it to its end first"
+            return False, Refusal("a turn is running: advance it to its end first", "running")
         if self.is_over:
-            return False, "the game is over"
+            return False, Refusal("the game is over", "over")
         try:
             action = checked_action(action)
         except FieldError as exc:
-            return False, str(exc)
+            return False, Refusal(str(exc), "malformed", field=exc.where)
         reason = self._illegal_reason(action)
         return (reason is None), (reason or "")
 
@@ -479,6 +481,7 @@ def verdict_from_dict(data: dict[str, Any]) -> Verdict:
 
 
 __all__ = ["ACTION_TYPES", "POSES", "Action", "Choose", "Drop", "Event", "GameError",
-           "IllegalActionError", "Outcome", "Pass", "Place", "Player", "RecordError", "State",
+           "IllegalActionError", "Outcome", "Pass", "Place", "Player", "RecordError", "Refusal",
+           "State",
            "Turn", "Verdict", "action_from_dict", "action_to_dict", "action_type",
            "ranks_from_keys", "run_to_end", "scene_from_ref", "scene_ref", "verdict_from_dict"]

@@ -18,7 +18,7 @@ from direct.showbase.DirectObject import DirectObject
 from balance3d.games.base import GameError, IllegalActionError, action_to_dict
 from balance3d.gui import picking, pointing
 from balance3d.gui.gesture import DropGesture, GestureError
-from balance3d.gui.games import game_text
+from balance3d.gui.games import game_text, worded
 from balance3d.gui.hud import hud_text
 from balance3d.gui.place_gesture import PlaceGesture, gesture_for
 from balance3d.gui.session import SPEED_NAMES, SPEEDS
@@ -191,11 +191,12 @@ class TableApp:
         self._ghost_key = key
         ok, reason = self.gesture.check(state)
         part = state.piece_part(self.gesture.holding)
-        view.show_ghost(part, self.gesture.ghost_pose(state), ok)
+        view.show_ghost(part, self.gesture.ghost_pose(state), ok, held=self.gesture.holding)
         view.show_marker(self.gesture.landing_point(state))
         self._show_region(ok)
         if ok:
-            self.widgets.set_status(f"{self.gesture.holding}: click to release, Esc puts it back")
+            held = game_text(state.name).piece_name(state, self.gesture.holding)
+            self.widgets.set_status(f"{held}: click to release, Esc puts it back")
         else:
             self.widgets.set_status(reason, alert=True)
 
@@ -292,9 +293,10 @@ class TableApp:
                  thickness=3.0)
 
     def _refuse(self, reason: str, action: Any = None) -> None:
-        self.widgets.set_status(reason, alert=True)
+        shown = worded(self.session.state, reason)
+        self.widgets.set_status(shown, alert=True)
         fields = {"action": action_to_dict(action)} if action is not None else {}
-        self.trace.write("refused", reason=reason, pointer=pointing.pointer_pixel(self.base),
+        self.trace.write("refused", reason=shown.reason, pointer=pointing.pointer_pixel(self.base),
                          **fields)
 
     def submit(self, action: Any) -> None:

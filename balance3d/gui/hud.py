@@ -1,13 +1,11 @@
 """The HUD's words for a session, for any game: the title, a line per seat, the
 prompt, the last verdict, the event log and the decision buttons.  The game's own
-words come from its :class:`~balance3d.gui.games.GameText`; the result of a
-finished game is the one ``simulate`` and ``replay`` print
-(:func:`balance3d.commands.report.describe_outcome`).  No Panda3D."""
+words come from its :class:`~balance3d.gui.games.GameText`, the result of a
+finished game too (in the game's units).  No Panda3D."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from balance3d.commands.report import describe_outcome
 from balance3d.games.base import Action, Pass, State, action_to_dict
 from balance3d.gui.games import game_text
 from balance3d.gui.session import Session
@@ -76,7 +74,7 @@ def _prompt(session: Session) -> str:
         turn = session.running
         who = "the game" if turn.player is None else state.players[turn.player].name
         return f"{who}: {describe_action(action_to_dict(turn.action))} ..."
-    lines = describe_outcome(session.record()) if state.is_over else []
+    lines = game_text(state.name).result_lines(state, session.record()) if state.is_over else []
     if session.replay_mode:
         done, total = session.replay_position
         differences = session.replay_differences()

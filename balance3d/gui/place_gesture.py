@@ -7,7 +7,8 @@ sends, from the region of ``state.release_area()`` under the pointer (a region's
 ``"field"``); every legality question goes to the game (``state.legal_pieces()``,
 ``state.is_legal()``).  An area may also list ``"taken"`` regions, places the game
 shows but refuses now (a field a piece stands on): pointing at one builds its Place
-too, so the game's own reason is what the player reads.  No Panda3D here.
+too, so the game's own reason is what the player reads, in the game's words
+(:func:`balance3d.gui.games.worded`).  No Panda3D here.
 """
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ import numpy as np
 import shapely
 
 from balance3d.games.base import Place, State
-from balance3d.gui.gesture import DropGesture, GestureError
+from balance3d.gui.games import Worded, worded
+from balance3d.gui.gesture import DropGesture, GestureError, pick_refusal
 
 #: What the status line says while the pointer is over no field.
-NO_FIELD = "point at a free field"
+NO_FIELD = "Point at a free field on the plate."
 
 
 class PlaceGesture:
@@ -46,9 +48,7 @@ class PlaceGesture:
         player chooses)."""
         legal = state.legal_pieces()
         if piece not in legal:
-            why = (f"the pieces that may be placed now are {', '.join(legal)}" if legal
-                   else "no piece may be placed now")
-            raise GestureError(f"piece {piece!r} cannot be picked: {why}")
+            raise GestureError(pick_refusal(state, Place(piece, 0), legal))
         area = state.release_area() or {}
         self.holding = piece
         self._regions = [*area.get("regions", []), *area.get("taken", [])]
@@ -90,13 +90,16 @@ class PlaceGesture:
         return Place(self.holding, region["field"])
 
     def check(self, state: State) -> tuple[bool, str]:
-        """``state.is_legal`` of :meth:`action`: ``(True, "")`` or ``(False, reason)``."""
+        """``state.is_legal`` of :meth:`action`: ``(True, "")`` or ``(False, words)``,
+        the game's reason worded for a player (a :class:`~balance3d.gui.games.Worded`
+        whose ``reason`` is the game's own sentence)."""
         if self.holding is None:
-            return False, "no piece is held"
+            return False, Worded("Pick a piece from your tray first.", "no piece is held")
         place = self.action()
         if place is None:
-            return False, NO_FIELD
-        return state.is_legal(place)
+            return False, Worded(NO_FIELD, "the pointer is over no field")
+        ok, reason = state.is_legal(place)
+        return (True, "") if ok else (False, worded(state, reason))
 
     def landing_point(self, state: State) -> np.ndarray | None:
         """(3,) m: the middle of the field under the pointer at its region's top, or
@@ -120,11 +123,9 @@ class PlaceGesture:
     def release(self, state: State) -> Place:
         """The Place to play, and idle again; :class:`GestureError` with the game's
         reason when it is illegal now (still holding, nothing changed)."""
-        if self.holding is None:
-            raise GestureError("nothing to release: no piece is held")
-        ok, reason = self.check(state)
+        ok, words = self.check(state)
         if not ok:
-            raise GestureError(f"{self.holding} cannot be released here: {reason}")
+            raise GestureError(words)
         place = self.action()
         self.cancel()
         return place

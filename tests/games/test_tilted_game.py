@@ -247,8 +247,8 @@ def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
     assert "supply" in refused(state, drop(state, "1u-3", -0.1))
     assert "no such block" in refused(state, drop(state, "9u-9", -0.1))
     assert "high side" in refused(state, drop(state, "1u-1", +0.1))      # the low side
-    assert "high side" in refused(state, drop(state, "1u-1", -0.32))     # past the end
-    assert "high side" in refused(state, drop(state, "1u-1", -0.1, 0.035))  # past the edge
+    assert "off the beam" in refused(state, drop(state, "1u-1", -0.32))   # past the end
+    assert "off the beam" in refused(state, drop(state, "1u-1", -0.1, 0.035))  # past the edge
     assert "pose" in refused(state, drop(state, "1u-1", -0.1, pose="sideways"))
     assert "height" in refused(state, drop(state, "1u-1", -0.1, height=0.0))
     assert "height" in refused(state, drop(state, "1u-1", -0.1, height=0.5))

@@ -20,6 +20,7 @@ from balance3d.games.tower.judge import landing
 from balance3d.games.tower.physics import displacement
 from balance3d.games.tower.rules import (CARDS, EXTRA, LOSE_TURN, REMOVE_TOP, SWAP, U_DECIDE,
                                          VERTICAL, piece_part)
+from balance3d.gui.games import game_text
 from balance3d.scene import load_scene
 
 SCENE = load_scene("tower")
@@ -217,8 +218,15 @@ def test_a_drop_onto_a_closed_level_is_refused_with_its_reason_before_physics():
     before = state.to_json()
     ok, reason = state.is_legal(beside)
     assert not ok and "level 1 is closed" in reason and "level 2" in reason
-    with pytest.raises(IllegalActionError):
+    # the same reason as data, and in the window's words
+    assert reason.code == "level_closed"
+    assert (reason.data["piece"], reason.data["level"], reason.data["top"]) == (logo, 1, 2)
+    assert game_text("tower").refusal(state, reason) == (
+        "Level 1 is closed (a piece lies on level 2): drop on the top of your tower, "
+        "level 2 or 3.")
+    with pytest.raises(IllegalActionError) as info:
         state.apply(beside)
+    assert (info.value.code, info.value.data) == (reason.code, reason.data)
     assert state.to_json() == before
     verdict = state.apply(drop(state, logo))
     assert verdict.level == 3 and verdict.rests_on_level == 3 and not verdict.fallen

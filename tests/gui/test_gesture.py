@@ -44,8 +44,11 @@ def fresh() -> TiltedState:
 def test_a_piece_the_game_does_not_offer_is_refused(fresh):
     gesture = DropGesture()
     assert "3u-2" not in fresh.legal_pieces()          # seat 1's block, seat 0 to play
-    with pytest.raises(GestureError, match="'3u-2'"):
+    with pytest.raises(GestureError) as info:
         gesture.pick(fresh, "3u-2")
+    assert str(info.value) == ("That is Player 2's 3-long block: pick one of your own blocks "
+                               "from your tray.")
+    assert "'3u-2' is not yours" in info.value.reason         # the game's own, for the log
     assert gesture.holding is None and gesture.action() is None
     gesture.pick(fresh, "3u-1")
     assert gesture.holding == "3u-1"
@@ -144,8 +147,9 @@ def test_release_over_an_occupied_spot_is_refused_with_the_games_reason(monkeypa
     gesture.pick(state, "6u-1")
     gesture.move(x, y)
     before = state.to_json()
-    with pytest.raises(GestureError, match="overlap .*6u-3"):
+    with pytest.raises(GestureError, match="start inside .*the 6-long block on the beam") as info:
         gesture.release(state)
+    assert "overlap" in info.value.reason and "6u-3" in info.value.reason
     assert gesture.holding == "6u-1" and state.to_json() == before
 
 
@@ -161,8 +165,9 @@ def test_release_above_a_frozen_block_is_refused():
     gesture.turn(6)                                    # across the beam
     gesture.move(*world_xy(state, -state.low_end * 0.06))
     before = state.to_json()
-    with pytest.raises(GestureError, match="frozen block"):
+    with pytest.raises(GestureError, match="A frozen block lies there") as info:
         gesture.release(state)
+    assert "frozen block 6u-2" in info.value.reason
     assert gesture.holding == "4u-2" and state.to_json() == before
 
 
@@ -178,8 +183,9 @@ def test_a_legal_release_returns_the_drop_shown_and_goes_idle(fresh):
     drop = gesture.release(fresh)
     assert (drop.piece, drop.x, drop.y, drop.height, drop.yaw, drop.pose) == shown
     assert gesture.holding is None
-    with pytest.raises(GestureError, match="no piece is held"):
+    with pytest.raises(GestureError, match="Pick a piece from your tray first") as info:
         gesture.release(fresh)
+    assert info.value.reason == "nothing to release: no piece is held"
 
 
 def test_cancel_goes_idle(fresh):
@@ -187,12 +193,15 @@ def test_cancel_goes_idle(fresh):
     gesture.pick(fresh, "1u-1")
     gesture.cancel()
     assert gesture.holding is None and gesture.action() is None
-    assert gesture.check(fresh) == (False, "no piece is held")
+    ok, words = gesture.check(fresh)
+    assert not ok and words == "Pick a piece from your tray first."
+    assert words.reason == "no piece is held"
 
 
 def test_no_piece_can_be_picked_outside_a_drop_phase():
     state = TiltedState.arranged(2, seed=0, low_end=+1, first=0)
     state.apply(Drop("1u-1", *world_xy(state, -0.15), 0.002))
     assert state.phase == "buy"
-    with pytest.raises(GestureError, match="no piece may be dropped now"):
+    with pytest.raises(GestureError, match="Answer the question first") as info:
         DropGesture().pick(state, "2u-1")
+    assert "decision, not a drop" in info.value.reason

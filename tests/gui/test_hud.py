@@ -49,7 +49,7 @@ def test_a_human_drop_turn(session):
     assert marked(hud) == [state.current_player] == [0]
     assert hud.seats[0] == CURRENT_MARK + TEXT.seat_line(state, 0)
     assert hud.seats[1].endswith("[random]")
-    assert hud.prompt == TEXT.prompt(state) and "the -x end" in hud.prompt
+    assert hud.prompt == TEXT.prompt(state) and "high side of the beam (the end" in hud.prompt
     assert hud.decisions == [] and hud.verdict == []
     assert hud.log == [e.text for e in state.events[-LOG_LINES:]]
 

@@ -31,8 +31,13 @@ def test_the_window_picks_the_gesture_from_the_games_action_types():
 def test_an_opponents_piece_cannot_be_picked():
     state = TribalanceState.arranged(2, first=0)
     gesture = PlaceGesture()
-    with pytest.raises(GestureError, match="cannot be picked"):
-        gesture.pick(state, state.hand(1)[0])
+    other = state.hand(1)[0]
+    with pytest.raises(GestureError) as info:
+        gesture.pick(state, other)
+    weight = other.split("w-")[0]
+    assert str(info.value) == (f"That is Player 2's weight-{weight} piece: pick one of your own "
+                               f"pieces from your tray.")
+    assert f"{other!r} is not yours" in info.value.reason
     assert gesture.holding is None
 
 
@@ -63,10 +68,13 @@ def test_a_taken_field_is_refused_with_the_games_reason_and_nothing_changes():
     gesture.pick(state, piece)
     gesture.move(*field_centre(state, 3))
     before = state.to_dict()
-    ok, reason = gesture.check(state)
-    assert not ok and reason == state.is_legal(Place(piece, 3))[1]
-    assert reason == f"field 3 is taken by {first}"
-    with pytest.raises(GestureError, match=f"field 3 is taken by {first}"):
+    ok, words = gesture.check(state)
+    assert not ok and words.reason == state.is_legal(Place(piece, 3))[1]
+    assert words.reason == f"field 3 is taken by {first}"         # the log keeps the ids
+    # field 3 is painted "2" and lies at the back corner, where seat 1 sits (2 players)
+    assert words == ("The 2 at Player 2's corner is taken (Player 1's weight-1 piece stands "
+                     "there): point at a free field.")
+    with pytest.raises(GestureError, match="The 2 at Player 2's corner is taken"):
         gesture.release(state)
     assert gesture.holding == piece and state.to_dict() == before
 
@@ -116,4 +124,6 @@ def test_cancel_goes_idle():
     gesture = PlaceGesture()
     gesture.pick(state, state.hand(0)[0])
     gesture.cancel()
-    assert gesture.holding is None and gesture.check(state) == (False, "no piece is held")
+    assert gesture.holding is None
+    ok, words = gesture.check(state)
+    assert not ok and words == "Pick a piece from your tray first."

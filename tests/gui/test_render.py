@@ -185,25 +185,29 @@ def test_set_poses_moves_the_pixels(view):
         view.set_poses({name: (old_pos, old_quat)})
 
 
-def test_ghost_is_red_when_illegal_only(view):
+def test_ghost_takes_the_seats_colour_and_is_grey_when_refused(view):
     part = view.table.piece_part(view.state, "3u-1")
     top = table_top(view.state.world)
     pose = ((-0.1, -0.065, top + 0.03), (0.0, 0.0, 0.0, 1.0))
     centre = (-0.1, -0.065, top + 0.0425)
 
-    def redness():
-        r, g, b = pixel(view, view.image(), centre)
-        return r / max(g, 1.0), r / max(b, 1.0)
+    def spread():
+        """max - min channel over max: 0 for grey."""
+        rgb = np.asarray(pixel(view, view.image(), centre), float)
+        return (rgb.max() - rgb.min()) / max(rgb.max(), 1.0), rgb
 
+    seat = view.table.seat_colour(view.state, view.state.current_player)
     try:
         view.show_ghost(part, pose, legal=False)
-        red_g, red_b = redness()
+        grey, refused = spread()
         view.show_ghost(part, pose, legal=True)
-        legal_g, legal_b = redness()
+        vivid, legal = spread()
     finally:
         view.hide_ghost()
-    assert red_g > 2.0 and red_b > 2.0
-    assert legal_g < 1.2 and legal_b < 1.2
+    # legal: the seat's colour shows through (its strongest channel strongest);
+    # refused: greyed out, the table's colour beneath, not the seat's
+    assert int(np.argmax(legal)) == int(np.argmax(seat[:3])) and vivid > 0.3
+    assert int(np.argmax(refused)) != int(np.argmax(seat[:3])) and grey < vivid
 
 
 def test_landing_marker_rings_the_point(view):
@@ -329,3 +333,26 @@ def test_a_plumb_line_joins_the_ghost_to_its_landing_ring(view):
     finally:
         view.hide_ghost()
         view.hide_marker()
+
+
+def test_the_held_tray_piece_rises_and_glows_until_put_back(view):
+    from balance3d.gui.view.table import HELD_LIFT
+
+    state = view.state
+    piece = next(p for p in state.hand(state.current_player) if p not in state.world.names)
+    node = view.node(piece)
+    z = node.getZ()
+    top = table_top(state.world)
+    pose = ((-0.1, -0.065, top + 0.03), (0.0, 0.0, 0.0, 1.0))
+    try:
+        view.show_ghost(view.table.piece_part(state, piece), pose, True, held=piece)
+        assert view.held == piece
+        assert node.getZ() == pytest.approx(z + HELD_LIFT)
+        glow = node.getColorScale()
+        assert min(glow[0], glow[1], glow[2]) > 1.0             # lit brighter
+        view.show_ghost(view.table.piece_part(state, piece), pose, False, held=piece)
+        assert node.getZ() == pytest.approx(z + HELD_LIFT)      # lifted once, not twice
+    finally:
+        view.hide_ghost()
+    assert view.held is None and node.getZ() == pytest.approx(z)
+    assert tuple(node.getColorScale()) == (1.0, 1.0, 1.0, 1.0)

@@ -12,6 +12,7 @@ from balance3d.games.base import Drop
 from balance3d.games.tilted import TiltedState
 from balance3d.games.tilted.judge import BeamFrame, table_top
 from balance3d.gui.games import game_table
+from balance3d.gui.games.tilted import table as tilted_table
 from balance3d.resources import scenes_dir
 from tray_checks import footprint
 
@@ -134,8 +135,18 @@ def test_section_values_lie_on_the_beam_top_inside_their_section(view):
         assert abs(t) < frame.half[1]
         start, stop = next((a, b) for a, b, v in sections if a < abs(s) < b and v == value)
         found.append((value, np.sign(s), start))
-    expected = sorted((v, side, a) for a, b, v in sections for side in (-1.0, 1.0))
-    assert sorted(found) == expected   # each section, each side, exactly once
+    # each section long enough for a readable digit, each side, exactly once
+    expected = sorted((v, side, a) for a, b, v in sections for side in (-1.0, 1.0)
+                      if b - a >= tilted_table.MIN_LABEL_SECTION)
+    assert sorted(found) == expected
+    # the shorter (centre) sections' value, once, on the table in front of the fulcrum
+    short = {v for a, b, v in sections if b - a < tilted_table.MIN_LABEL_SECTION}
+    assert short == {0}
+    fulcrum = state.world.vertices("fulcrum")
+    front = [n for n in view.decor.findAllMatches("**/label:0")]
+    assert len(front) == 1
+    x, y, _ = front[0].getPos(view.base.render)
+    assert fulcrum[:, 0].min() < x < fulcrum[:, 0].max() and y < fulcrum[:, 1].min()
 
 
 def test_section_value_labels_tilt_with_the_beam(view):
@@ -176,3 +187,19 @@ def test_designer_centre_of_mass_is_the_beam_with_its_load():
         assert view.base.render.find("**/centre-of-mass").isEmpty()
     finally:
         view.destroy()
+
+
+def test_an_arrow_in_front_of_the_beam_points_to_its_high_end(view):
+    state = view.state
+    assert state.low_end == +1                        # the high end is the beam's -x end
+    frame = BeamFrame.of(state.world)
+    high_tip = frame.to_world([(-frame.half[0], 0.0, 0.0)])[0]
+    arrow = view.decor.find("**/high-arrow")
+    assert not arrow.isEmpty()
+    start = np.array(arrow.getPos(view.base.render))
+    heading = np.radians(arrow.getH(view.base.render))
+    pointing = np.array([np.cos(heading), np.sin(heading)])
+    towards = (high_tip - frame.to_world([(0.0, 0.0, 0.0)])[0])[:2]
+    assert pointing @ towards / np.linalg.norm(towards) > 0.99   # along the beam, outwards
+    assert (high_tip - start)[:2] @ towards > 0.0                # from the centre side
+    assert start[1] < frame.to_world([(0.0, -frame.half[1], 0.0)])[0][1]   # in front

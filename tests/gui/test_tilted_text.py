@@ -1,17 +1,22 @@
 """Tilted's words in the window, checked against the state's and the rules' facts."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from balance3d.bots import make_bot
 from balance3d.games import Choose, Drop, Pass, new_game
-from balance3d.games.tilted import TiltedState, roll_d6
+from balance3d.games.tilted import TiltedState, piece_length, roll_d6
 from balance3d.games.tilted.judge import BeamFrame
 from balance3d.games.tilted.verdicts import TiltedVerdict
 from balance3d.gui.games import game_text
+from balance3d.gui.games.tilted.text import end_name
 
 TEXT = game_text("tilted")
+#: A block's id ("6u-5"): never in the window's words.
+BLOCK_ID = re.compile(r"\b\du-\d+")
 
 
 def coins(n: int) -> str:
@@ -35,12 +40,16 @@ def test_seat_lines_count_coins_and_blocks_and_say_out():
     assert "out" not in TEXT.seat_line(state, 0)
 
 
-@pytest.mark.parametrize("low_end, high", [(+1, "-x"), (-1, "+x")])
+# With two players the supply's mat takes the table's right side (+x), beyond the
+# beam's +x end; no tray lies beyond the -x end.
+@pytest.mark.parametrize("low_end, high", [(+1, "the end away from the supply"),
+                                           (-1, "the end by the supply")])
 def test_the_drop_prompt_names_the_player_and_the_high_end(low_end, high):
     state = TiltedState.arranged(2, seed=0, low_end=low_end, first=1)
     prompt = TEXT.prompt(state)
     assert prompt.startswith("Player 2:") and "high side" in prompt
-    assert f"the {high} end" in prompt
+    assert f"({high}, where the arrow points)" in prompt
+    assert "x end" not in prompt
 
 
 def test_the_buy_prompt_and_buttons_cost_what_the_rules_say():
@@ -70,9 +79,9 @@ def test_the_size_prompt_offers_both_fallback_lengths():
     state.apply(Choose("buy", True))
     assert state.phase == "size"
     prompt = TEXT.prompt(state)
-    assert f"rolled {roll}" in prompt and f"{roll - 1}u" in prompt and f"{roll + 1}u" in prompt
+    assert f"rolled {roll}" in prompt and f"a {roll - 1}-long or a {roll + 1}-long block" in prompt
     assert [TEXT.decision_label(state, a) for a in state.legal_decisions()] == \
-        [f"{roll - 1}u block", f"{roll + 1}u block"]
+        [f"{roll - 1}-long block", f"{roll + 1}-long block"]
 
 
 def test_every_phase_of_an_advanced_game_is_worded_from_the_state():
@@ -86,13 +95,17 @@ def test_every_phase_of_an_advanced_game_is_worded_from_the_state():
         assert prompt.startswith(f"{name}:")
         decisions = state.legal_decisions()
         labels = [TEXT.decision_label(state, a) for a in decisions]
-        assert len(set(labels)) == len(labels)                  # buttons tell apart
+        # buttons tell apart all but alike blocks (of one length)
+        assert len(set(labels)) == len({piece_length(a.value) if phase == "auction_order"
+                                        else a for a in decisions})
+        assert not any(BLOCK_ID.search(text) for text in [prompt, *labels])
         if phase == "drop":
-            assert f"the {'+x' if state.low_end < 0 else '-x'} end" in prompt
+            assert f"({end_name(state, -state.low_end)}, where the arrow points)" in prompt
         elif phase == "bid":
             auction = state.auction
             need = max(auction.high + 1, state.rules.auction_min_bid)
-            assert auction.piece in prompt and f"at least {coins(need)}" in prompt
+            assert f"the {piece_length(auction.piece)}-long block (lit in the supply)" in prompt
+            assert f"at least {coins(need)}" in prompt
             if auction.high_bidder is not None:
                 assert "raise to" in prompt and f"high bid {auction.high} by " \
                        f"{state.players[auction.high_bidder].name}" in prompt
@@ -103,14 +116,17 @@ def test_every_phase_of_an_advanced_game_is_worded_from_the_state():
                                  f"Bid {coins(action.value)}")
         elif phase == "auction_order":
             for action, label in zip(decisions, labels):
-                assert action.value in prompt and label == f"Auction {action.value} next"
+                block = f"{piece_length(action.value)}-long block"
+                assert block in prompt and label == f"Auction the {block} next"
         verdict = state.apply(bots[state.current_player].choose(state))
         lines = TEXT.verdict_lines(verdict)
-        assert lines[0] == verdict.summary
+        assert not any(BLOCK_ID.search(line) for line in lines), lines
         if isinstance(verdict, TiltedVerdict):
             text = "\n".join(lines)
+            assert lines[0].startswith(f"the {piece_length(verdict.piece)}-long block: ")
             for item in verdict.returned:
-                assert f"{item['piece']} goes back to the supply: {item['reason']}" in lines
+                assert (f"a {piece_length(item['piece'])}-long block goes back to the supply: "
+                        f"{item['reason']}") in lines
             if verdict.coins_won:
                 assert f"{coins(verdict.coins_won)} won" in text
             if verdict.tilted and verdict.value is not None:

@@ -7,7 +7,7 @@ import tomllib
 
 from balance3d.games.base import Choose, Drop
 from balance3d.games.tower import TowerState
-from balance3d.games.tower.rules import CHOSEN_CARDS, EXTRA, SWAP, U_DECIDE
+from balance3d.games.tower.rules import CHOSEN_CARDS, EXTRA, SWAP, U_DECIDE, piece_part
 from balance3d.games.tower.verdicts import TowerDropVerdict
 from balance3d.gui.games import game_text
 from balance3d.resources import scenes_dir
@@ -90,7 +90,13 @@ def test_a_swap_card_labels_the_pieces_to_give():
     assert TEXT.prompt(state) == \
         "Player 1: choose the piece to give to Player 2 (swap to the left)"
     for action in state.legal_decisions():
-        assert TEXT.decision_label(state, action).startswith(f"Give {action.value} (")
+        shape = piece_part(action.value).replace("_", " ")       # "letter T", "logo"
+        assert TEXT.decision_label(state, action) == f"Give your {shape}"
+    given = state.legal_decisions()[0].value
+    lines = TEXT.verdict_lines(state.apply(state.legal_decisions()[0]))
+    shape = piece_part(given).replace("_", " ")
+    assert f"Player 1 gives a {shape} to Player 2" in lines
+    assert not any(given in line for line in lines)
 
 
 def test_a_landing_drop_says_where_it_rests_and_the_heights():
@@ -99,8 +105,9 @@ def test_a_landing_drop_says_where_it_rests_and_the_heights():
     drop = state.legal_release()
     verdict = state.apply(drop)
     lines = TEXT.verdict_lines(verdict)
-    assert lines[0] == verdict.summary
-    assert lines[1] == f"{drop.piece} landed: released onto level 1, rests on level 1"
+    shape = piece_part(drop.piece).replace("_", " ")
+    assert lines[0] == f"the {shape} onto level 1"
+    assert lines[1] == f"the {shape} landed: released onto level 1, rests on level 1"
     assert lines[-1] == "heights: " + ", ".join(f"{h * 1000:.1f} mm" for h in verdict.heights)
 
 
@@ -111,11 +118,12 @@ def test_a_fall_a_knock_and_a_player_out_are_told():
         removed=["p1.logo.3", "p1.logo.2"], knocked={"1": ["p2.logo.1"]}, out=True,
         heights=[0.0, 0.015], settle_time=2.0, settle_timed_out=False)
     lines = TEXT.verdict_lines(verdict)
-    assert "p1.logo.3 fell (released onto level 3)" in lines
-    assert "fell: p1.logo.3, p1.logo.2" in lines
-    assert "left the game: p1.logo.3, p1.logo.2" in lines
-    assert any(line.startswith("knocked tower of seat 2 (p2.logo.1 moved): restored")
+    assert "the logo fell (released onto level 3)" in lines
+    assert "fell: logo, logo" in lines
+    assert "left the game: logo, logo" in lines
+    assert any(line.startswith("knocked tower of Player 2 (logo moved): restored")
                for line in lines)
+    assert not any("p1." in line or "p2." in line for line in lines)
     assert "the whole tower fell: the player is out" in lines
     assert lines[-1] == "heights: 0.0 mm, 15.0 mm"
 
@@ -138,3 +146,10 @@ def test_the_end_prompt_ranks_by_height():
                f"2. Player 1 {thickness * 1000:.1f} mm (0 vertical)")
     assert TEXT.prompt(state) == ("the game ends: every piece has been played or removed; "
                                   f"ranking: {ranking}")
+    # the result the HUD shows: heights in mm, vertical pieces (the tie-break)
+    assert TEXT.result_lines(state, {}) == [
+        "result: the game ends: every piece has been played or removed",
+        "  Player 2 wins",
+        "  ranked by height (heights within 1 mm tie), then by vertical pieces:",
+        f"  1. Player 2  {2 * thickness * 1000:.1f} mm, 0 vertical pieces",
+        f"  2. Player 1  {thickness * 1000:.1f} mm, 0 vertical pieces"]

@@ -91,8 +91,9 @@ def test_a_placed_piece_shows_its_seat_colour(scene):
     image = view.image()
     pos, _ = state.world.pose(placed)
     high = state.piece_part(placed).mesh.bounds[1][2]
-    # on its top face, beside the weight written in its middle
-    point = np.asarray(pos) + np.array([0.0, -0.0095, high])
+    # on its side facing the camera, under the disc its weight is written on
+    radius = state.piece_part(placed).mesh.bounds[1][0]
+    point = np.asarray(pos) + np.array([0.0, -radius, high - 0.004])
     assert_hue(pixel(view, image, point), tb.piece_colour(placed), placed)
 
 

@@ -23,8 +23,10 @@ def test_a_valid_placement_scores_weight_times_number_in_words():
     state = TribalanceState.arranged(2, hands=[[2, 1], [1]], first=0)
     verdict = state.apply(Place(piece(state, 0, 2), 0))     # field 0 is numbered 1
     lines = TEXT.verdict_lines(verdict)
-    assert verdict.valid and lines[0] == verdict.summary
-    assert lines[1].startswith(f"valid: the plate tilts {verdict.tilt_deg:.2f} degrees")
+    assert verdict.valid and lines[0] == "Player 1's weight-2 piece on a 1: valid, +2 points"
+    assert lines[1].startswith(f"valid: the plate tilts {verdict.tilt_deg:.2f} degrees, "
+                               f"down towards ")
+    assert "degrees, clear" not in lines[1]                 # a direction, not an angle
     assert lines[1].endswith("2 points")                    # weight 2 x number 1
     # the seat line follows: 2 points on the plate minus the held weight-1 piece
     assert TEXT.seat_line(state, 0) == "Player 1  1 point  1 piece left (weight 1)"
@@ -37,8 +39,11 @@ def test_an_invalid_placement_names_where_the_plate_rests_and_what_went_back():
     verdict = state.apply(Place(corner_piece, 12))          # field 12: the +y corner
     assert not verdict.valid
     lines = TEXT.verdict_lines(verdict)
-    assert "rests on the frame at corner 0 (back corner)" in lines[1]
-    assert f"back to their owners: {corner_piece}" in lines
+    # two players: seat 1 sits at the back corner (+y), where the plate goes down
+    assert "down towards Player 2's corner" in lines[1]
+    assert "rests on the frame at the back corner" in lines[1]
+    assert "back to their owners: Player 1's weight-5 piece" in lines
+    assert lines[0] == "Player 1's weight-5 piece on a 5: invalid"
 
 
 def test_the_prompt_offers_placing_or_passing_and_the_pass_label_says_out():

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance3d import numerics, planar
-from balance3d.games.base import POSES, Drop, GameError, run_to_end
+from balance3d.games.base import POSES, Drop, GameError, Refusal, run_to_end
 from balance3d.games.placement import release_pose
 from balance3d.games.tilted import judge
 from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame
@@ -58,25 +58,33 @@ class DropsMixin:
         """Why ``seat`` (default: the current player) may not make ``drop`` now, or
         None when it is legal."""
         seat = self._current if seat is None else seat
-        if drop.piece not in self._hands[seat]:
-            return f"block {drop.piece!r} is not yours ({self._where(drop.piece)})"
+        piece = drop.piece
+        if piece not in self._hands[seat]:
+            return Refusal(f"block {piece!r} is not yours ({self._where(piece)})", "not_yours",
+                           piece=piece, seat=seat, **self._whereabouts(piece))
         if drop.pose not in POSES:
-            return f"pose must be one of {', '.join(POSES)}"
+            return Refusal(f"pose must be one of {', '.join(POSES)}", "malformed", field="pose")
         for key in ("x", "y", "height", "yaw"):
             value = getattr(drop, key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not math.isfinite(value):
-                return f"{key} must be a finite number"
+                return Refusal(f"{key} must be a finite number", "malformed", field=key)
         if not 0.0 < drop.height <= self.rules.max_drop_height:
-            return f"the release height must be in (0, {self.rules.max_drop_height}] m"
+            return Refusal(f"the release height must be in (0, {self.rules.max_drop_height}] m",
+                           "height", piece=piece, height=drop.height,
+                           most=self.rules.max_drop_height)
         world = self.world
         frame = BeamFrame.of(world)
         s, t = frame.top_point_below(drop.x, drop.y)
         L, W, _ = frame.half
-        if not (-self._low_end * s > 0.0 and abs(s) <= L and abs(t) <= W):
-            return (f"the release point ({drop.x:.4f}, {drop.y:.4f}) m is not above the high "
-                    f"side's half of the beam")
-        part = self._part(drop.piece)
+        if not (abs(s) <= L and abs(t) <= W):
+            return Refusal(f"the release point ({drop.x:.4f}, {drop.y:.4f}) m is off the beam",
+                           "off_beam", piece=piece, high_end=-self._low_end)
+        if not -self._low_end * s > 0.0:
+            return Refusal(f"the release point ({drop.x:.4f}, {drop.y:.4f}) m is over the low "
+                           f"side's half of the beam, not the high side's", "low_side",
+                           piece=piece, high_end=-self._low_end)
+        part = self._part(piece)
         pos, quat = release_pose(world, part, drop)
         if self._frozen:
             verts = numerics.rotate(quat, part.mesh.vertices) + np.asarray(pos)
@@ -84,10 +92,12 @@ class DropsMixin:
             for name in self._frozen:
                 if planar.overlap_area(mine, judge.footprint(world.vertices(name))) \
                         > FOOTPRINT_OVERLAP_AREA:
-                    return f"the block would be released above frozen block {name}"
+                    return Refusal(f"the block would be released above frozen block {name}",
+                                   "over_frozen", piece=piece, frozen=name)
         hits = world.overlaps(part, pos, quat)
         if hits:
-            return f"the block would overlap {', '.join(hits)} at release"
+            return Refusal(f"the block would overlap {', '.join(hits)} at release", "overlap",
+                           piece=piece, hits=list(hits))
         return None
 
     def _find_drop(self, seat: int) -> Drop | None:
@@ -123,14 +133,23 @@ class DropsMixin:
         return None
 
     def _where(self, piece: str) -> str:
+        where = self._whereabouts(piece)
+        if where["place"] == "hand":
+            return f"{self.players[where['holder']].name} holds it"
+        return {"supply": "it is in the supply", "beam": "it is on the beam"}.get(
+            where["place"], "no such block")
+
+    def _whereabouts(self, piece: str) -> dict:
+        """Where ``piece`` is, as data: ``{"place": "hand", "holder": seat}``, or
+        ``{"place": "supply" | "beam" | "nowhere"}``."""
         for seat, hand in enumerate(self._hands):
             if piece in hand:
-                return f"{self.players[seat].name} holds it"
+                return {"place": "hand", "holder": seat}
         if piece in self._supply:
-            return "it is in the supply"
+            return {"place": "supply"}
         if piece in self.world.names:
-            return "it is on the beam"
-        return "no such block"
+            return {"place": "beam"}
+        return {"place": "nowhere"}
 
     def _part(self, piece: str):
         return self.scene.parts[self.rules.block_parts[piece_length(piece) - 1]]

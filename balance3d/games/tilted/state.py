@@ -7,7 +7,7 @@ from collections.abc import Generator
 from typing import Any
 
 from balance3d.games.base import Action, Choose, Drop, GameError, Outcome, Pass, Player, \
-    RecordError, State, Verdict, run_to_end
+    RecordError, Refusal, State, Verdict, run_to_end
 from balance3d.games.placement import release_pose
 from balance3d.games.phases import PhasedMixin
 from balance3d.games.tilted import judge
@@ -278,36 +278,41 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, PhasedMixin, State):
         phase = self._phase
         if isinstance(action, Drop):
             if phase != Phase.DROP:
-                return f"the game asks for a {phase.value!r} decision, not a drop"
+                return Refusal(f"the game asks for a {phase.value!r} decision, not a drop",
+                               "decision_asked", phase=phase.value, piece=action.piece)
             return self._drop_reason(action)
         if phase == Phase.DROP:
-            return "the turn starts with a drop of one of your blocks"
+            return Refusal("the turn starts with a drop of one of your blocks", "drop_asked")
         if isinstance(action, Pass):
-            return None if phase == Phase.BID else f"no passing in the {phase.value!r} step"
+            return None if phase == Phase.BID else Refusal(
+                f"no passing in the {phase.value!r} step", "no_pass", phase=phase.value)
         if not isinstance(action, Choose):
-            return f"Tilted has no {type(action).__name__} action"
+            return Refusal(f"Tilted has no {type(action).__name__} action", "no_such_action")
         if action.what != phase.value:
-            return (f"the game asks for Choose({phase.value!r}, ...), not "
-                    f"Choose({action.what!r}, ...)")
+            return Refusal(f"the game asks for Choose({phase.value!r}, ...), not "
+                           f"Choose({action.what!r}, ...)", "decision_asked", phase=phase.value)
         value = action.value
         if phase == Phase.BUY:
-            return None if isinstance(value, bool) else "buy takes true or false"
+            return None if isinstance(value, bool) else Refusal("buy takes true or false",
+                                                                "decision_value")
         if phase == Phase.SIZE:
             options = self._pending_size.options
             if not isinstance(value, int) or isinstance(value, bool) or value not in options:
-                return f"choose one of the lengths {options}"
+                return Refusal(f"choose one of the lengths {options}", "decision_value",
+                               options=list(options))
             return None
         if phase == Phase.AUCTION_ORDER:
             if value not in self._returned_queue:
-                return f"choose one of the returned blocks {self._returned_queue}"
+                return Refusal(f"choose one of the returned blocks {self._returned_queue}",
+                               "decision_value", options=list(self._returned_queue))
             return None
         need, have = self._min_raise(), self._coins[self._current]
         if not isinstance(value, int) or isinstance(value, bool):
-            return "a bid is a whole number of coins"
+            return Refusal("a bid is a whole number of coins", "bid_whole")
         if value < need:
-            return f"a bid must be at least {need} coins"
+            return Refusal(f"a bid must be at least {need} coins", "bid_low", need=need)
         if value > have:
-            return f"you have only {have} coins"
+            return Refusal(f"you have only {have} coins", "bid_high", have=have)
         return None
 
     # ------------------------------------------------------------------ actions

@@ -10,7 +10,8 @@ import numpy as np
 import shapely
 
 from balance3d.games.base import (POSES, Action, Choose, Drop, GameError, Outcome, Player,
-                                  RecordError, State, Verdict, ranks_from_keys, run_to_end)
+                                  RecordError, Refusal, State, Verdict, ranks_from_keys,
+                                  run_to_end)
 from balance3d.games.tower import physics
 from balance3d.games.tower.cards import CardsMixin
 from balance3d.games.tower.judge import (base_outline, is_vertical, landing, piece_centre,
@@ -304,66 +305,87 @@ class TowerState(CardsMixin, TurnsMixin, State):
     # ------------------------------------------------------------------ legality
     def _illegal_reason(self, action: Action) -> str | None:
         if self.is_over:
-            return "the game is over"
+            return Refusal("the game is over", "over")
         if isinstance(action, Choose):
             if self.phase == Phase.DROP:
-                return "a drop is asked for, not a decision"
+                return Refusal("a drop is asked for, not a decision", "drop_asked")
             options = self._card_decisions()
             if action not in options:
-                return (f"the {self.phase.value} decision takes one of: "
-                        + ", ".join(f"{o.what}={o.value!r}" for o in options))
+                return Refusal(f"the {self.phase.value} decision takes one of: "
+                               + ", ".join(f"{o.what}={o.value!r}" for o in options),
+                               "decision_value", phase=self.phase.value)
             return None
         if not isinstance(action, Drop):
-            return f"Tower has no {type(action).__name__} action"
+            return Refusal(f"Tower has no {type(action).__name__} action", "no_such_action")
         if self.phase != Phase.DROP:
-            return f"a {self.phase.value} decision is asked for, not a drop"
+            return Refusal(f"a {self.phase.value} decision is asked for, not a drop",
+                           "decision_asked", phase=self.phase.value, piece=action.piece)
         task = self._tasks[0]
         return self._drop_reason(action, task["seat"], task["shape"])
 
     def _drop_reason(self, drop: Drop, seat: int, shape: str) -> str | None:
         """Why ``seat`` may not make ``drop`` of a piece of ``shape`` now, or None."""
-        if drop.piece not in self._hands[seat]:
-            return f"piece {drop.piece!r} is not yours to play ({self._where(drop.piece)})"
-        if drop.piece not in self._pieces_of(seat, shape):
-            return f"the roll asks for a {shape} piece, and {drop.piece} is not one"
+        piece = drop.piece
+        if piece not in self._hands[seat]:
+            return Refusal(f"piece {piece!r} is not yours to play ({self._where(piece)})",
+                           "not_yours", piece=piece, seat=seat, **self._whereabouts(piece))
+        if piece not in self._pieces_of(seat, shape):
+            return Refusal(f"the roll asks for a {shape} piece, and {piece} is not one",
+                           "wrong_shape", piece=piece, seat=seat, shape=shape)
         if drop.pose not in POSES:
-            return f"pose must be one of {', '.join(POSES)}"
+            return Refusal(f"pose must be one of {', '.join(POSES)}", "malformed", field="pose")
         if self._vertical[seat] and drop.pose == "flat":
-            return "a penalty card demands this piece stand vertically: pose 'edge' or 'upright'"
+            return Refusal("a penalty card demands this piece stand vertically: pose 'edge' or "
+                           "'upright'", "vertical", piece=piece, seat=seat)
         for key in ("x", "y", "height", "yaw"):
             value = getattr(drop, key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not math.isfinite(value):
-                return f"{key} must be a finite number"
+                return Refusal(f"{key} must be a finite number", "malformed", field=key)
         if not 0.0 < drop.height <= self.rules.max_drop_height:
-            return f"the release height must be in (0, {self.rules.max_drop_height}] m"
+            return Refusal(f"the release height must be in (0, {self.rules.max_drop_height}] m",
+                           "height", piece=piece, height=drop.height,
+                           most=self.rules.max_drop_height)
         world = self.world
         base = self.base(seat)
         if not base_outline(world, base).contains(shapely.Point(drop.x, drop.y)):
-            return f"the release point ({drop.x:.4f}, {drop.y:.4f}) m is not over your base"
+            return Refusal(f"the release point ({drop.x:.4f}, {drop.y:.4f}) m is not over your "
+                           f"base", "off_base", piece=piece, seat=seat)
         land = self._landing(drop)
         level = self._level_of(seat, land.below)
         if level < 0:
-            return f"the piece would land on {land.below or 'nothing'}, not on your tower"
+            return Refusal(f"the piece would land on {land.below or 'nothing'}, not on your "
+                           f"tower", "not_on_tower", piece=piece, seat=seat, below=land.below)
         top = self._top_level(seat)
         if level < top:
-            return (f"level {level} is closed: a piece lies on level {top}, so a piece may go "
-                    f"only on level {top} or {top + 1}")
-        hits = world.overlaps(self.piece_part(drop.piece), land.position, land.orientation)
+            return Refusal(f"level {level} is closed: a piece lies on level {top}, so a piece "
+                           f"may go only on level {top} or {top + 1}", "level_closed",
+                           piece=piece, seat=seat, level=level, top=top)
+        hits = world.overlaps(self.piece_part(piece), land.position, land.orientation)
         if hits:
-            return f"the piece would overlap {', '.join(hits)} at release"
+            return Refusal(f"the piece would overlap {', '.join(hits)} at release", "overlap",
+                           piece=piece, seat=seat, hits=list(hits))
         return None
 
     def _where(self, piece: str) -> str:
+        where = self._whereabouts(piece)
+        names = [p.name for p in self.players]
+        if where["place"] == "hand":
+            return f"{names[where['holder']]} holds it"
+        if where["place"] == "tower":
+            return f"it is on {names[where['holder']]}'s tower"
+        return "it has left the game" if where["place"] == "removed" else "no such piece"
+
+    def _whereabouts(self, piece: str) -> dict:
+        """Where ``piece`` is, as data: ``{"place": "hand" | "tower", "holder": seat}``
+        or ``{"place": "removed" | "nowhere"}``."""
         for seat, hand in enumerate(self._hands):
             if piece in hand:
-                return f"{self.players[seat].name} holds it"
+                return {"place": "hand", "holder": seat}
         for seat, tower in enumerate(self._towers):
             if piece in tower:
-                return f"it is on {self.players[seat].name}'s tower"
-        if piece in self._removed:
-            return "it has left the game"
-        return "no such piece"
+                return {"place": "tower", "holder": seat}
+        return {"place": "removed" if piece in self._removed else "nowhere"}
 
     # ------------------------------------------------------------------ turns
     def _run(self, action: Action) -> Generator[None, None, Verdict]:

@@ -10,7 +10,7 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.games.base import (Action, GameError, Outcome, Pass, Place, Player, RecordError,
-                                  State, Verdict, ranks_from_keys, run_to_end)
+                                  Refusal, State, Verdict, ranks_from_keys, run_to_end)
 from balance3d.games.phases import PhasedMixin
 from balance3d.games.placement import design_vertices
 from balance3d.games.tribalance.judge import PlateFrame
@@ -196,31 +196,37 @@ class TribalanceState(TurnsMixin, PhasedMixin, State):
     # ------------------------------------------------------------------ legality
     def _illegal_reason(self, action: Action) -> str | None:
         if self._phase != Phase.PLACE:
-            return "the game is over"
+            return Refusal("the game is over", "over")
         if isinstance(action, Pass):
             return None
         if not isinstance(action, Place):
-            return f"Tri-Ba-Lance has no {type(action).__name__} action"
+            return Refusal(f"Tri-Ba-Lance has no {type(action).__name__} action",
+                           "no_such_action")
         return self._place_reason(action, self._current)
 
     def _place_reason(self, place: Place, seat: int) -> str | None:
-        if place.piece not in self._hands[seat]:
-            return f"piece {place.piece!r} is not yours to place ({self._where(place.piece)})"
+        piece = place.piece
+        if piece not in self._hands[seat]:
+            return Refusal(f"piece {piece!r} is not yours to place ({self._where(piece)})",
+                           "not_yours", piece=piece, seat=seat, **self._whereabouts(piece))
         fields = self.rules.fields
         if isinstance(place.field, bool) or not isinstance(place.field, int) \
                 or not 0 <= place.field < len(fields):
-            return f"field must be a field index 0..{len(fields) - 1}, got {place.field!r}"
-        for piece, field in self._placed.items():
+            return Refusal(f"field must be a field index 0..{len(fields) - 1}, got "
+                           f"{place.field!r}", "malformed", field="field")
+        for other, field in self._placed.items():
             if field == place.field:
-                return f"field {place.field} is taken by {piece}"
+                return Refusal(f"field {place.field} is taken by {other}", "field_taken",
+                               piece=piece, seat=seat, field=place.field, by=other)
         world = self.world
-        part = self._part(place.piece)
+        part = self._part(piece)
         field = fields[place.field]
         pos, quat = release_pose(PlateFrame.of(world, self.side), part, field.x, field.y,
                                  self.rules.release_gap)
         hits = world.overlaps(part, pos, quat)
         if hits:
-            return f"the piece would overlap {', '.join(hits)} where it is released"
+            return Refusal(f"the piece would overlap {', '.join(hits)} where it is released",
+                           "overlap", piece=piece, seat=seat, field=place.field, hits=list(hits))
         return None
 
     def _find_place(self, seat: int) -> Place | None:
@@ -232,12 +238,22 @@ class TribalanceState(TurnsMixin, PhasedMixin, State):
         return None
 
     def _where(self, piece: str) -> str:
+        where = self._whereabouts(piece)
+        if where["place"] == "hand":
+            return f"{self.players[where['holder']].name} holds it"
+        if where["place"] == "plate":
+            return f"it stands on field {where['field']}"
+        return "no such piece"
+
+    def _whereabouts(self, piece: str) -> dict:
+        """Where ``piece`` is, as data: ``{"place": "hand", "holder": seat}``,
+        ``{"place": "plate", "field": index}`` or ``{"place": "nowhere"}``."""
         for seat, hand in enumerate(self._hands):
             if piece in hand:
-                return f"{self.players[seat].name} holds it"
+                return {"place": "hand", "holder": seat}
         if piece in self._placed:
-            return f"it stands on field {self._placed[piece]}"
-        return "no such piece"
+            return {"place": "plate", "field": self._placed[piece]}
+        return {"place": "nowhere"}
 
     def piece_part(self, piece: str) -> Part:
         """The part of the piece ``piece`` (by its weight)."""

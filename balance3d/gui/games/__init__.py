@@ -70,6 +70,20 @@ class GameText(Protocol):
         """What a finished action did, for the HUD: the summary, then details such
         as returned pieces and coins won."""
 
+    def piece_name(self, state: State, piece: str) -> str:
+        """``piece`` as the current player names it ("your weight-2 piece", "Bob's
+        letter L", "the 6-long block in the supply"): never its id."""
+
+    def result_lines(self, state: State, record: dict[str, Any]) -> list[str]:
+        """The result of the finished game ``state`` (``record`` its record) for the
+        HUD, scores in the game's own units (Tower's heights in mm)."""
+
+    def refusal(self, state: State, reason: str) -> str:
+        """A refusal of the game (``reason``, a
+        :class:`~balance3d.games.errors.Refusal` when it carries its rule as data)
+        in a player's words: what is wrong and what to do instead, with pieces,
+        fields and seats named as on the table, never by their ids."""
+
 
 class GameTable(Protocol):
     """What the window draws for one game (Panda3D)."""
@@ -94,6 +108,30 @@ class GameTable(Protocol):
         """Refresh the game's overlays after the bodies moved (``designer``: also
         the designer's overlays, such as a centre of mass)."""
 
+    def seat_colour(self, state: State, seat: int) -> Colour:
+        """RGBA of ``seat`` (its mat, its name, the ghost of the piece it holds):
+        what a banner saying whose turn it is can be painted in."""
+
+
+class Worded(str):
+    """A refusal as the window says it (pieces and fields named as on the table);
+    ``reason`` is the game's own sentence, ids and all, for the log and the trace."""
+
+    reason: str
+
+    def __new__(cls, text: str, reason: str) -> "Worded":
+        self = super().__new__(cls, text)
+        self.reason = reason
+        return self
+
+
+def worded(state: State, reason: str) -> Worded:
+    """``reason`` (a game's refusal) in the game's words for ``state``
+    (:meth:`GameText.refusal`); a reason already worded comes back as it is."""
+    if isinstance(reason, Worded):
+        return reason
+    return Worded(game_text(state.name).refusal(state, reason), str(reason))
+
 
 def game_text(name: str) -> GameText:
     """The :class:`GameText` of the registered game ``name``."""
@@ -105,5 +143,5 @@ def game_table(name: str) -> GameTable:
     return importlib.import_module(f"balance3d.gui.games.{name}.table").TABLE
 
 
-__all__ = ["CameraPreset", "Colour", "GameTable", "GameText", "Pose", "Tray", "game_table",
-           "game_text"]
+__all__ = ["CameraPreset", "Colour", "GameTable", "GameText", "Pose", "Tray", "Worded",
+           "game_table", "game_text", "worded"]

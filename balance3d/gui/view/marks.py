@@ -12,10 +12,24 @@ from panda3d.core import CardMaker, LineSegs, LQuaternionf, NodePath, Point3, Te
 from balance3d.gui.games import Colour
 from balance3d.gui.view.lights import SHADOW_MASK
 from balance3d.gui.view.meshes import mesh_node
-from balance3d.gui.view.shading import unlit_shader
+from balance3d.gui.view.shading import text_shader, unlit_shader
 
 #: m, how far marks float above the face they are drawn on (against depth fighting).
 MARK_LIFT = 0.0004
+#: RGBA of dark and of light ink; relative luminance of a ground above which dark
+#: ink reads better (the two contrast ratios are equal there: sqrt(1.05 x 0.05) - 0.05).
+DARK_INK: Colour = (0.05, 0.04, 0.03, 1.0)
+LIGHT_INK: Colour = (1.0, 1.0, 1.0, 1.0)
+INK_CROSSOVER = 0.179
+
+
+def ink_on(ground: Colour) -> Colour:
+    """The ink (:data:`DARK_INK` or :data:`LIGHT_INK`) that contrasts most with a
+    ground of colour ``ground`` (RGBA 0..1, sRGB), by WCAG relative luminance."""
+    c = [float(v) for v in ground[:3]]
+    linear = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+    lum = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return DARK_INK if lum > INK_CROSSOVER else LIGHT_INK
 
 
 def place(path: NodePath, position: Sequence[float], quat_xyzw: Sequence[float]) -> None:
@@ -42,7 +56,7 @@ def flat_text(parent: NodePath, text: str, centre: Sequence[float], height: floa
     path = pivot.attachNewNode(node.generate())
     path.setScale(scale)
     path.setPos(-scale * (left + right) / 2.0, 0.0, -scale * (bottom + top) / 2.0)
-    path.setShader(unlit_shader(), 1)
+    path.setShader(text_shader(), 2)
     return pivot
 
 

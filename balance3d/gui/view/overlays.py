@@ -13,9 +13,12 @@ from balance3d.gui.view.marks import place, segments, solid, unlit
 from balance3d.gui.view.meshes import part_node
 from balance3d.meshes.part import Part
 
-#: RGBA of the ghost when its drop is legal / illegal (alpha: its opacity).
+#: RGBA of the ghost when its drop is legal and no seat colour is given / when it is
+#: refused (greyed out: a seat's colour may be red); alpha: its opacity.
 GHOST_LEGAL: Colour = (0.92, 0.95, 1.0, 0.5)
-GHOST_ILLEGAL: Colour = (0.95, 0.08, 0.05, 0.6)
+GHOST_ILLEGAL: Colour = (0.30, 0.30, 0.30, 0.45)
+#: Opacity of a ghost in its seat's colour.
+GHOST_ALPHA = 0.6
 #: RGBA of the landing marker.
 MARKER_COLOUR: Colour = (1.0, 0.85, 0.1, 1.0)
 #: m, the landing marker's outer and inner radius and its thickness.
@@ -85,8 +88,11 @@ class Overlays:
         if old is not None:
             old.removeNode()
 
-    def show_ghost(self, part: Part, pose: tuple | None, legal: bool) -> None:
-        """The translucent ghost of ``part`` at body-frame ``pose`` (None hides it)."""
+    def show_ghost(self, part: Part, pose: tuple | None, legal: bool,
+                   colour: Colour | None = None) -> None:
+        """The translucent ghost of ``part`` at body-frame ``pose`` (None hides it):
+        in ``colour`` (its alpha replaced by :data:`GHOST_ALPHA`) when legal, grey
+        when not."""
         if pose is None:
             self.hide_ghost()
             return
@@ -98,7 +104,9 @@ class Overlays:
             self._ghost.setDepthWrite(False)
             self._ghost.setBin("transparent", 10)
             self._ghost_part = part
-        self._ghost.setColor(*(GHOST_LEGAL if legal else GHOST_ILLEGAL))
+        shown = GHOST_ILLEGAL if not legal else (
+            GHOST_LEGAL if colour is None else (*colour[:3], GHOST_ALPHA))
+        self._ghost.setColor(*shown)
         place(self._ghost, *pose)
         self._ghost.show()
         self._drop_line()

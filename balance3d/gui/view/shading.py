@@ -145,6 +145,29 @@ def unlit_shader() -> Shader:
     return Shader.make(Shader.SL_GLSL, _UNLIT_VERTEX, _UNLIT_FRAGMENT)
 
 
+#: The text fragment shader: a font's glyph texture gives only coverage (alpha);
+#: sampled as a colour, an alpha texture reads black, which would ink every label
+#: black whatever its colour.
+_TEXT_FRAGMENT = """
+#version 130
+uniform sampler2D p3d_Texture0;
+uniform vec4 p3d_ColorScale;
+in vec2 v_uv;
+in vec4 v_color;
+out vec4 colour;
+void main() {
+    vec4 ink = v_color * p3d_ColorScale;
+    colour = vec4(ink.rgb, ink.a * texture(p3d_Texture0, v_uv).a);
+}
+"""
+
+
+@cache
+def text_shader() -> Shader:
+    """Text in its own colour, no light: the glyph texture's alpha as coverage."""
+    return Shader.make(Shader.SL_GLSL, _UNLIT_VERTEX, _TEXT_FRAGMENT)
+
+
 @cache
 def depth_shader() -> Shader:
     """Position only: what the sun's shadow camera draws with."""

@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 GROUND_TOLERANCE = 0.001
 #: RGBA behind the table.
 BACKGROUND = (0.16, 0.17, 0.19, 1.0)
+#: m, how far the held piece rises from its tray slot; colour scale that lights it.
+HELD_LIFT, HELD_GLOW = 0.012, (1.6, 1.6, 1.45, 1.0)
 #: Cull bin of the ground bodies and its draw order: after Panda3D's "opaque" bin
 #: (20), before "transparent" (30, the ghost).
 GROUND_BIN, GROUND_BIN_SORT = "ground", 25
@@ -98,6 +100,7 @@ class TableView:
         self._placed: dict[str, tuple[float, ...]] = {}
         self.decor = self.root.attachNewNode("decor")
         self.state = state
+        self._held: str | None = None
         base.setBackgroundColor(*BACKGROUND)
         self.camera.apply(base.camera, base.camLens)
         self.rebuild(state)
@@ -107,6 +110,7 @@ class TableView:
         """Nodes for every World body (at its pose now) and every tray piece (at its
         slot), the game's decorations and overlays."""
         self.state = state
+        self._held = None
         self._bodies.removeNode()
         self.decor.removeNode()
         self._bodies = self.root.attachNewNode("bodies")
@@ -186,13 +190,39 @@ class TableView:
         return boxes
 
     # ------------------------------------------------------------------ overlays
-    def show_ghost(self, part: Part, pose: tuple | None, legal: bool) -> None:
+    def show_ghost(self, part: Part, pose: tuple | None, legal: bool,
+                   held: str | None = None) -> None:
         """The held piece, translucent, at ``pose`` (body frame: position (3,) m,
-        quaternion xyzw); red when ``legal`` is False; None hides it."""
-        self.overlays.show_ghost(part, pose, legal)
+        quaternion xyzw), in the current seat's colour; grey when ``legal`` is
+        False; None hides it.  The tray piece ``held`` (the one picked) rises
+        :data:`HELD_LIFT` m from its slot and glows until :meth:`hide_ghost`."""
+        seat = self.state.current_player
+        colour = None if seat is None else self.table.seat_colour(self.state, seat)
+        self.overlays.show_ghost(part, pose, legal, colour)
+        if held != self._held:
+            self._put_down()
+            path = self._nodes.get(held) if held is not None else None
+            if path is not None and held not in self.state.world.names:
+                path.setZ(path.getZ() + HELD_LIFT)
+                path.setColorScale(*HELD_GLOW)
+                self._held = held
 
     def hide_ghost(self) -> None:
+        """Hide the ghost; the held tray piece goes back to its slot, unlit."""
         self.overlays.hide_ghost()
+        self._put_down()
+
+    @property
+    def held(self) -> str | None:
+        """The tray piece shown lifted and lit as held, or None."""
+        return self._held
+
+    def _put_down(self) -> None:
+        if self._held is not None and self._held in self._nodes:
+            path = self._nodes[self._held]
+            path.setZ(path.getZ() - HELD_LIFT)
+            path.clearColorScale()
+        self._held = None
 
     def show_marker(self, point: Sequence[float] | None) -> None:
         """A ring on the surface at ``point`` ((3,) m): where the held piece lands;

@@ -13,11 +13,11 @@ World.pose reports, so a block's node keeps its pose convention from tray to bea
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+import shapely
 import trimesh
 from scipy.spatial.transform import Rotation
 
@@ -26,7 +26,8 @@ from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame, table_top
 from balance3d.games.tilted.judge import TABLE as TABLE_BODY
 from balance3d.games.tilted.state import TiltedState
 from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
-from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
+from balance3d.gui.games.tilted.mats import NAME_BAND, Mat, tray_mats
+from balance3d.gui.view.marks import flat_rect, flat_text, ink_on, segments, solid, unlit
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
 
@@ -45,81 +46,40 @@ BLOCK_TINTS: tuple[Colour, ...] = (
 SEAT_COLOURS: tuple[Colour, ...] = (
     (0.74, 0.17, 0.15, 1.0), (0.17, 0.33, 0.74, 1.0), (0.85, 0.64, 0.10, 1.0),
     (0.52, 0.24, 0.65, 1.0))
-#: RGBA of the supply's mat, of ink on the beam and of names on the mats.
+#: RGBA of the supply's mat and of ink on the beam (names take the ink that reads
+#: best on their mat, :func:`~balance3d.gui.view.marks.ink_on`).
 SUPPLY_MAT: Colour = (0.34, 0.30, 0.26, 1.0)
 INK: Colour = (0.07, 0.05, 0.04, 1.0)
-NAME_INK: Colour = (0.97, 0.96, 0.92, 1.0)
 #: RGBA of the designer's centre-of-mass marker and plumb line.
 COM_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 #: m, radius of the centre-of-mass marker.
 COM_RADIUS = 0.006
 #: Name of the view's overlay holding the centre of mass.
 COM_LAYER = "tilted:centre-of-mass"
+#: RGBA of the arrow on the table pointing to the beam's high end, and of the
+#: glow on the block up for auction in the supply (a colour scale).
+HIGH_ARROW: Colour = (1.0, 0.85, 0.10, 1.0)
+AUCTION_GLOW = (1.7, 1.6, 0.9, 1.0)
+#: m: the arrow runs from this far out of the beam's centre to this far (along the
+#: beam), this far in front (-y, towards the front seat) of the beam's front edge; its shaft's and head's widths, head length.
+ARROW_FROM, ARROW_TO, ARROW_GAP = 0.06, 0.27, 0.014
+ARROW_SHAFT, ARROW_HEAD, ARROW_HEAD_LENGTH = 0.008, 0.024, 0.035
 
-#: m, height of the section values' digits on the beam; at most this fraction of
-#: the section's length.
-LABEL_HEIGHT, LABEL_FRACTION = 0.02, 0.7
+#: m, height of the section values' digits on the beam; a digit's width (at most
+#: this fraction of the section's length) is :data:`DIGIT_ASPECT` of its height.
+LABEL_HEIGHT, LABEL_FRACTION, DIGIT_ASPECT = 0.04, 0.8, 0.6
+#: Sections shorter than this (m) are too short for a readable digit: their value
+#: is written once on the table in front of the fulcrum, under them,
+#: :data:`FULCRUM_GAP` m clear of its foot.
+MIN_LABEL_SECTION, FULCRUM_GAP = 0.03, 0.004
 #: m, height of the names on the mats.
-NAME_HEIGHT = 0.022
+NAME_HEIGHT = 0.03
 #: m, gap between blocks in a tray, along a row and between rows.
 SLOT_GAP = 0.012
-#: m, margin of a mat round its rows and the band for the name before the rows.
-MAT_MARGIN, NAME_BAND = 0.02, 0.06
 #: m, depth of an empty tray's mat rows.
 ROW_DEPTH = 0.025
 #: Share of the felt's colour mixed into a seat's colour for its mat.
 MAT_FELT_SHARE = 0.35
-
-
-@dataclass(frozen=True)
-class Mat:
-    """A tray's place on the table top: rows start at ``origin`` ((x, y) m) and run
-    along ``along`` (unit (x, y)) for ``length`` m; further rows step along
-    ``across`` (unit (x, y)).  The name sits in a band before the first row, read
-    turned ``heading`` degrees."""
-
-    origin: tuple[float, float]
-    along: tuple[float, float]
-    across: tuple[float, float]
-    length: float
-    depth: float
-    heading: float
-
-    def point(self, a: float, b: float) -> np.ndarray:
-        """(2,) m: the point ``a`` m along the rows and ``b`` m across them."""
-        return np.asarray(self.origin) + a * np.asarray(self.along) + b * np.asarray(self.across)
-
-    def bounds(self, depth: float | None = None) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) m of the mat holding rows ``depth`` m deep (default: its
-        full depth), name band and margins included."""
-        depth = self.depth if depth is None else depth
-        corners = np.array([self.point(a, b) for a in (-MAT_MARGIN, self.length + MAT_MARGIN)
-                            for b in (-NAME_BAND, depth + MAT_MARGIN)])
-        return (*corners.min(axis=0), *corners.max(axis=0))
-
-
-#: The mats round the table: front (towards the preset camera), left, back, right,
-#: and the front right corner (the supply's with four players).
-SIDES = {
-    "front": Mat((-0.30, -0.135), (1.0, 0.0), (0.0, -1.0), 0.60, 0.28, 0.0),
-    "left": Mat((-0.405, 0.30), (0.0, -1.0), (-1.0, 0.0), 0.60, 0.28, -90.0),
-    "back": Mat((0.30, 0.135), (-1.0, 0.0), (0.0, 1.0), 0.60, 0.28, 180.0),
-    "right": Mat((0.405, -0.30), (0.0, 1.0), (1.0, 0.0), 0.60, 0.28, 90.0),
-}
-CORNER = Mat((0.38, -0.40), (1.0, 0.0), (0.0, -1.0), 0.38, 0.36, 0.0)
-#: Which sides the seats take, by player count (clockwise from the front).
-SEATING = {1: ("front",), 2: ("front", "back"), 3: ("front", "left", "back"),
-           4: ("front", "left", "back", "right")}
-
-
-def seat_mats(players: int) -> list[Mat]:
-    """The mat of each seat for ``players`` players."""
-    return [SIDES[side] for side in SEATING[players]]
-
-
-def supply_mat(players: int) -> Mat:
-    """The supply's mat: the right side when no seat takes it, else the corner."""
-    return CORNER if "right" in SEATING[players] else SIDES["right"]
 
 
 def lay_out(mat: Mat, parts: list[Part], top: float) -> tuple[list[Pose], float]:
@@ -159,20 +119,6 @@ _LONG_TO_X = {0: Rotation.identity(), 1: Rotation.from_euler("z", -90, degrees=T
               2: Rotation.from_euler("y", 90, degrees=True)}
 
 
-def tray_mats(state: TiltedState) -> list[tuple[int | None, Mat, str, list[str]]]:
-    """``(seat, mat, label, pieces)`` of each seat's tray, then the supply's (seat
-    None); the pieces are those not in the World."""
-    players = len(state.players)
-    in_world = set(state.world.names)   # a dropped block while its turn runs
-
-    def out(pieces: list[str]) -> list[str]:
-        return [p for p in pieces if p not in in_world]
-
-    seats = [(seat, mat, state.players[seat].name, out(state.hand(seat)))
-             for seat, mat in enumerate(seat_mats(players))]
-    return seats + [(None, supply_mat(players), "Supply", out(state.supply))]
-
-
 def mat_colour(seat: int) -> Colour:
     """RGBA of ``seat``'s tray mat: its seat colour toned down with the felt."""
     seat_colour = np.asarray(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
@@ -204,6 +150,36 @@ def centre_of_mass(world: World) -> np.ndarray:
 
 
 @cache
+def arrow_mesh(length: float) -> trimesh.Trimesh:
+    """A flat arrow along +x from x = 0 to ``length`` m (its head at the end),
+    0.2 mm thick, its underside at z = 0."""
+    shaft, head = ARROW_SHAFT / 2.0, ARROW_HEAD / 2.0
+    neck = length - ARROW_HEAD_LENGTH
+    outline = shapely.Polygon([(0.0, -shaft), (neck, -shaft), (neck, -head), (length, 0.0),
+                               (neck, head), (neck, shaft), (0.0, shaft)])
+    return trimesh.creation.extrude_polygon(outline, 0.0002)
+
+
+def high_end_arrow(view: TableView, state: TiltedState) -> None:
+    """An arrow on the table in front of the beam pointing to its high end (where
+    blocks are dropped); none once the game is over."""
+    if state.is_over:
+        return
+    frame = BeamFrame.of(state.world)
+    end = -state.low_end
+    top = table_top(state.world)
+    start, tip = (frame.to_world([(end * d, -frame.half[1], 0.0)])[0]
+                  for d in (ARROW_FROM, ARROW_TO))
+    along = (tip - start)[:2]
+    length = float(np.hypot(*along))
+    base = start[:2] - np.array([0.0, ARROW_GAP])      # in front (-y) of the beam
+    arrow = solid(unlit(view.decor.attachNewNode("high-end")), "high-arrow",
+                  arrow_mesh(length), HIGH_ARROW)
+    arrow.setPos(float(base[0]), float(base[1]), top + 0.0003)
+    arrow.setH(float(np.degrees(np.arctan2(along[1], along[0]))))
+
+
+@cache
 def com_mesh() -> trimesh.Trimesh:
     """The centre-of-mass marker: a sphere of ``COM_RADIUS`` m."""
     return trimesh.creation.icosphere(2, COM_RADIUS)
@@ -232,6 +208,10 @@ class TiltedTable:
             return fixed[name]
         return BLOCK_TINTS[(piece_length(name) - 1) % len(BLOCK_TINTS)]
 
+    def seat_colour(self, state: TiltedState, seat: int) -> Colour:
+        """RGBA of ``seat``: its mat's and name's colour."""
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
     def decorate(self, view: TableView, state: TiltedState) -> None:
         frame = BeamFrame.of(state.world)
         _, half_width, half_thick = frame.half
@@ -240,9 +220,19 @@ class TiltedTable:
         for s in section_lines(state):
             flat_rect(beam, f"line:{s:+.4f}", (s - width / 2, -half_width, s + width / 2,
                                                half_width), half_thick, INK)
+        short = set()
         for s, value, length in section_labels(state):
-            height = min(LABEL_HEIGHT, LABEL_FRACTION * length)
+            if length < MIN_LABEL_SECTION:
+                short.add(value)
+                continue
+            height = min(LABEL_HEIGHT, LABEL_FRACTION * length / DIGIT_ASPECT)
             flat_text(beam, str(value), (s, 0.0, half_thick), height, INK)
+        fulcrum = state.world.vertices(FULCRUM)
+        front, table = float(fulcrum[:, 1].min()), table_top(state.world)
+        for value in sorted(short):
+            flat_text(view.decor, str(value), (float(fulcrum[:, 0].mean()),
+                                               front - FULCRUM_GAP - LABEL_HEIGHT / 2.0,
+                                               table + 0.0005), LABEL_HEIGHT, ink_on(FELT))
         top = table_top(state.world)
         for seat, mat, label, pieces in tray_mats(state):
             colour = SUPPLY_MAT if seat is None else mat_colour(seat)
@@ -250,8 +240,12 @@ class TiltedTable:
             depth = lay_out(mat, parts, top)[1]
             flat_rect(view.decor, f"mat:{label}", mat.bounds(depth), top, colour)
             x, y = mat.point(mat.length / 2.0, -NAME_BAND / 2.0)
-            flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, NAME_INK,
+            flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, ink_on(colour),
                       heading=mat.heading)
+        high_end_arrow(view, state)
+        auction = state.auction
+        if auction is not None and auction.piece in view.names:
+            view.node(auction.piece).setColorScale(*AUCTION_GLOW)
 
     def update(self, view: TableView, state: TiltedState, designer: bool) -> None:
         if not designer:

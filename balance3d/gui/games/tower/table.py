@@ -28,7 +28,7 @@ from balance3d.games.tower.rules import LOGO, piece_key, piece_part
 from balance3d.games.tower.state import TowerState
 from balance3d.gui.games import CameraPreset, Colour, Tray
 from balance3d.gui.games.tower.figures import tower_key
-from balance3d.gui.view.marks import flat_rect, flat_text, segments, solid, unlit
+from balance3d.gui.view.marks import flat_rect, flat_text, ink_on, segments, solid, unlit
 from balance3d.meshes.part import Part
 
 if TYPE_CHECKING:
@@ -49,9 +49,9 @@ LOGO_TINT = 0.35
 #: pieces that left the game.
 MAT_FELT_SHARE = 0.55
 GONE_MAT: Colour = (0.25, 0.25, 0.25, 1.0)
-#: RGBA: the names and titles on the mats, the dice and card text, the marker on the
-#: current tower's top, a centre of mass over its support and one outside it.
-NAME_INK: Colour = (0.97, 0.96, 0.92, 1.0)
+#: RGBA: the dice and card text, the marker on the current tower's top, a centre of
+#: mass over its support and one outside it (names take the ink that reads best on
+#: their band, :func:`~balance3d.gui.view.marks.ink_on`).
 DICE_INK: Colour = (1.0, 0.95, 0.30, 1.0)
 MARKER_COLOUR: Colour = (1.0, 0.85, 0.10, 1.0)
 COM_OVER: Colour = (0.20, 1.0, 0.30, 1.0)
@@ -63,10 +63,12 @@ GONE_GAP = 0.05
 #: front edge; pieces per row on a seat's mat and on the gone mat; margin of a mat
 #: round its rows; band for a mat's name; letter height of names, of the dice text.
 SLOT_GAP, TRAY_GAP, ROW_PIECES, GONE_ROW = 0.002, 0.045, 4, 16
-MAT_MARGIN, NAME_BAND, NAME_HEIGHT, DICE_HEIGHT = 0.003, 0.03, 0.018, 0.018
+MAT_MARGIN, NAME_BAND, NAME_HEIGHT, DICE_HEIGHT = 0.003, 0.042, 0.030, 0.030
+#: m: letter height of the gone mat's title (it lies furthest from the camera).
+GONE_NAME = 0.036
 #: m: depth of the colour band along the front of a base's top face, height of the
 #: owner's name on it.
-BASE_BAND, BASE_NAME = 0.014, 0.009
+BASE_BAND, BASE_NAME = 0.034, 0.026
 #: m: radius of the marker on the tower's top; of the designer's centre of mass.
 MARKER_RADIUS, COM_RADIUS = 0.006, 0.005
 #: Names of the view's overlays: the marker on the tower's top, the designer's; of
@@ -285,10 +287,15 @@ class TowerTable:
             return BASE_WOOD
         return piece_colour(state, name)
 
+    def seat_colour(self, state: TowerState, seat: int) -> Colour:
+        """RGBA of ``seat``: its mat's and name's colour."""
+        return seat_colour(seat)
+
     def decorate(self, view: TableView, state: TowerState) -> None:
         """Each seat's base: a band of the seat's colour along the front of its top
         face with the owner's name; each seat's mat with the name in a band of the
-        seat's colour, nearest the base; the gone mat."""
+        seat's colour, nearest the base; the gone mat.  The scene's bases of seats
+        nobody plays are hidden."""
         decor = unlit(view.decor.attachNewNode("tower"))
         count = state.rules.letters_per_player + state.rules.logos_per_player
         for seat in range(len(state.players)):
@@ -296,17 +303,22 @@ class TowerTable:
             flat_rect(decor, f"base-band:{seat}", (x0, y0, x1, y0 + BASE_BAND), top,
                       seat_colour(seat))
             flat_text(decor, state.players[seat].name, ((x0 + x1) / 2.0, y0 + BASE_BAND / 2.0,
-                                                        top + 0.0002), BASE_NAME, NAME_INK)
+                                                        top + 0.0002), BASE_NAME,
+                      ink_on(seat_colour(seat)))
             x0, y0, x1, y1 = mat_extent(state, seat, count)
             flat_rect(decor, f"mat:{seat}", (x0, y0, x1, y1), 0.0, mat_colour(seat))
             flat_rect(decor, f"band:{seat}", (x0, y1 - NAME_BAND, x1, y1), 0.0002,
                       seat_colour(seat))
             flat_text(decor, state.players[seat].name, ((x0 + x1) / 2.0, y1 - NAME_BAND / 2.0,
-                                                        0.0004), NAME_HEIGHT, NAME_INK)
+                                                        0.0004), NAME_HEIGHT,
+                      ink_on(seat_colour(seat)))
         x0, y0, x1, y1 = mat_extent(state, None, len(state.players) * count)
         flat_rect(decor, "mat:gone", (x0, y0, x1, y1), 0.0, GONE_MAT)
         flat_text(decor, "left the game", ((x0 + x1) / 2.0, y0 + NAME_BAND / 2.0, 0.0004),
-                  NAME_HEIGHT, NAME_INK)
+                  GONE_NAME, ink_on(GONE_MAT))
+        for name in view.names:                   # the bases of seats nobody plays
+            if name.startswith("base_") and int(name.split("_")[1]) >= len(state.players):
+                view.node(name).hide()
 
     def update(self, view: TableView, state: TowerState, designer: bool) -> None:
         """The last roll and the card drawn since, written on the table in front of

@@ -1,13 +1,18 @@
-"""What the window says about Tower: seat lines, prompts, decision labels and
-verdicts (no Panda3D).  Every number shown is read from the state or the verdict,
-never worked out here (the seat lines' tower figures through :mod:`.figures`, which
-asks the game again only for what moved); heights are shown in mm."""
+"""What the window says about Tower: seat lines, prompts, decision labels,
+verdicts, refusals and the result (no Panda3D).  Every number shown is read from
+the state or the verdict, never worked out here (the seat lines' tower figures
+through :mod:`.figures`, which asks the game again only for what moved); heights
+are shown in mm, pieces by their shape ("letter L", "logo"), never by ids."""
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from balance3d.games.base import Action, Choose, State, Verdict, action_to_dict
-from balance3d.games.tower.rules import LOGO, Phase, piece_part
+from balance3d.games.tower.rules import LOGO, TABLE, Phase, piece_part
 from balance3d.games.tower.verdicts import TowerChoiceVerdict, TowerDropVerdict
 from balance3d.gui.games.tower.figures import tower_figures
+from balance3d.gui.games.words import common_refusal, height_refusal, join_names
 from balance3d.record import describe_action
 
 #: mm per m, for the heights shown.
@@ -22,6 +27,21 @@ def _count(n: int, word: str) -> str:
 def _mm(height: float) -> str:
     """``"45.0 mm"``: a height given in m."""
     return f"{height * MM:.1f} mm"
+
+
+#: A piece's id in a game's sentence ("p4.letter_L.1"), its part the group.
+PIECE_ID = re.compile(r"\bp\d+\.(\w+?)\.\d+\b")
+
+
+def unid(text: str) -> str:
+    """``text`` (a sentence of the game's) with every piece id as "a letter L"."""
+    return PIECE_ID.sub(lambda m: f"a {m[1].replace('_', ' ')}", text)
+
+
+def shape_name(piece: str) -> str:
+    """``"letter L"``, ``"logo"``: a piece by its part (pieces of one part are
+    alike but for their colour)."""
+    return piece_part(piece).replace("_", " ")
 
 
 class TowerText:
@@ -101,7 +121,7 @@ class TowerText:
         if action.what == "shape":
             return f"A {value} piece"
         if action.what == "swap":
-            return f"Give {value} ({piece_part(value).replace('_', ' ')})"
+            return f"Give your {shape_name(value)}"
         return describe_action(action_to_dict(action))
 
     def verdict_lines(self, verdict: Verdict) -> list[str]:
@@ -111,26 +131,107 @@ class TowerText:
         them)."""
         lines = [verdict.summary]
         if isinstance(verdict, TowerDropVerdict):
+            piece = shape_name(verdict.piece)
+            lines = [f"the {piece} onto level {verdict.level}"]
             if verdict.rests_on_level is not None:
-                lines.append(f"{verdict.piece} landed: released onto level {verdict.level}, "
+                lines.append(f"the {piece} landed: released onto level {verdict.level}, "
                              f"rests on level {verdict.rests_on_level}")
             else:
-                lines.append(f"{verdict.piece} fell (released onto level {verdict.level})")
+                lines.append(f"the {piece} fell (released onto level {verdict.level})")
             if verdict.fallen:
-                lines.append("fell: " + ", ".join(verdict.fallen))
+                lines.append("fell: " + ", ".join(shape_name(p) for p in verdict.fallen))
             if verdict.removed:
-                lines.append("left the game: " + ", ".join(verdict.removed))
+                lines.append("left the game: " + ", ".join(shape_name(p) for p in verdict.removed))
             for owner, pieces in sorted(verdict.knocked.items()):
-                lines.append(f"knocked tower of seat {int(owner) + 1} ({', '.join(pieces)} "
-                             f"moved): restored; the player loses their next turn and draws "
-                             f"a penalty card")
+                lines.append(f"knocked tower of Player {int(owner) + 1} "
+                             f"({', '.join(shape_name(p) for p in pieces)} moved): restored; "
+                             f"the player loses their next turn and draws a penalty card")
             if verdict.out:
                 lines.append("the whole tower fell: the player is out")
             lines.append("heights: " + ", ".join(_mm(h) for h in verdict.heights))
             if verdict.settle_timed_out:
                 lines.append(f"the settle hit its time cap ({verdict.settle_time:.1f} s)")
         elif isinstance(verdict, TowerChoiceVerdict) and verdict.effects:
-            lines = [effect["text"] for effect in verdict.effects]
+            lines = [unid(effect["text"]) for effect in verdict.effects]
+        else:
+            lines = [unid(line) for line in lines]
+        return lines
+
+
+    def piece_name(self, state: State, piece: str) -> str:
+        """``"your letter L"``, ``"Bob's logo"``, ``"the letter T on Ann's tower"``,
+        ``"the logo that left the game"``."""
+        players = state.players
+        for seat in range(len(players)):
+            if piece in state.hand(seat):
+                whose = "your" if seat == state.current_player else f"{players[seat].name}'s"
+                return f"{whose} {shape_name(piece)}"
+            if piece in state.tower(seat):
+                tower = "your" if seat == state.current_player else f"{players[seat].name}'s"
+                return f"the {shape_name(piece)} on {tower} tower"
+        return f"the {shape_name(piece)} that left the game"
+
+    def _body(self, state: State, name: str) -> str:
+        """A World body in words: a piece, a base, the table."""
+        if name == TABLE:
+            return "the table"
+        for seat in range(len(state.players)):
+            if name == state.base(seat):
+                return ("your base" if seat == state.current_player
+                        else f"{state.players[seat].name}'s base")
+        return self.piece_name(state, name)
+
+    def refusal(self, state: State, reason: str) -> str:
+        """The game's refusal in a player's words, saying what to do instead."""
+        code, data = getattr(reason, "code", ""), getattr(reason, "data", {})
+        if code == "not_yours":
+            if data["place"] == "nowhere":
+                return "Pick one of your own pieces from your tray."
+            return (f"That is {self.piece_name(state, data['piece'])}: pick one of your own "
+                    f"pieces from your tray.")
+        if code == "wrong_shape":
+            return (f"The roll asks for a {data['shape']}: pick one of your "
+                    f"{data['shape']}s, not the {shape_name(data['piece'])}.")
+        if code == "vertical":
+            return ("A penalty card says this piece must stand vertically: press Tab to "
+                    "stand it on edge or upright.")
+        if code == "height":
+            return height_refusal(reason)
+        if code == "off_base":
+            return "Move the piece over your own base (the one with your name on it)."
+        if code == "not_on_tower":
+            below = data.get("below")
+            where = self._body(state, below) if below else "nothing"
+            return (f"The piece would land on {where}, not on your tower: move it over "
+                    f"your tower.")
+        if code == "level_closed":
+            return (f"Level {data['level']} is closed (a piece lies on level {data['top']}): "
+                    f"drop on the top of your tower, level {data['top']} or "
+                    f"{data['top'] + 1}.")
+        if code == "overlap":
+            hits = join_names([self._body(state, h) for h in data["hits"]])
+            return (f"The {shape_name(data['piece'])} would start inside {hits}: raise it (W) "
+                    f"or move it clear.")
+        if code in ("decision_asked", "decision_value"):
+            return "Answer the question first: click one of its buttons."
+        if code == "drop_asked":
+            return "Drop a piece first: pick it from your tray."
+        return common_refusal(reason)
+
+    def result_lines(self, state: State, record: dict[str, Any]) -> list[str]:
+        """The result at the end: the end event, the winner or the tied, then the
+        ranking with heights in mm and vertical pieces (the tie-break)."""
+        outcome = state.outcome
+        names = [p.name for p in state.players]
+        first = [s for s, r in enumerate(outcome.ranks) if r == 1]
+        lines = [f"result: {self.end_line(state)}",
+                 f"  {names[first[0]]} wins" if len(first) == 1
+                 else "  tied first: " + ", ".join(names[s] for s in first),
+                 f"  ranked by height (heights within {state.rules.height_tie * MM:g} mm "
+                 f"tie), then by vertical pieces:"]
+        order = sorted(range(len(names)), key=lambda s: (outcome.ranks[s], s))
+        lines.extend(f"  {outcome.ranks[s]}. {names[s]}  {_mm(outcome.scores[s])}, "
+                     f"{_count(state.vertical_pieces(s), 'vertical piece')}" for s in order)
         return lines
 
 

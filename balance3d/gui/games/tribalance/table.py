@@ -25,7 +25,9 @@ from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.rules import BALL, FRAME, PLATE, piece_owner, piece_weight
 from balance3d.games.tribalance.state import TribalanceState
 from balance3d.gui.games import CameraPreset, Colour, Tray
-from balance3d.gui.view.marks import flat_rect, flat_text, place, segments, solid, unlit
+from balance3d.gui.games.tribalance.places import seat_angle
+from balance3d.gui.view.marks import (flat_rect, flat_text, ink_on, place, segments, solid,
+                                      unlit)
 from balance3d.meshes.part import Part
 
 if TYPE_CHECKING:
@@ -46,12 +48,11 @@ SEAT_COLOURS: tuple[Colour, ...] = (
 #: Share of black mixed into a seat's colour per weight unit above 1 (weight 5 is
 #: the darkest); the weight is also written on each piece's top.
 WEIGHT_SHADE = 0.12
-#: RGBA: ink of the field numbers and circles, the fields' paint, the weights on the
-#: pieces, the names on the mats.
+#: RGBA: ink of the field numbers and circles, the fields' paint (the weights on
+#: the pieces and the names on the mats take the ink that reads best on them,
+#: :func:`~balance3d.gui.view.marks.ink_on`).
 INK: Colour = (0.08, 0.05, 0.03, 1.0)
 FIELD_PAINT: Colour = (0.98, 0.94, 0.84, 1.0)
-PIECE_INK: Colour = (1.0, 1.0, 1.0, 1.0)
-NAME_INK: Colour = (0.97, 0.96, 0.92, 1.0)
 #: Share of the felt mixed into a seat's colour for its mat.
 MAT_FELT_SHARE = 0.55
 #: RGBA of the markers where the plate rested on the frame when an invalid
@@ -62,10 +63,14 @@ TOUCH_COLOUR: Colour = (1.0, 0.60, 0.05, 1.0)
 TILT_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 
 #: m: a field circle's radius beyond the piece's, the ring's width, the height of
-#: its number.
-FIELD_MARGIN, FIELD_RING, FIELD_DIGIT = 0.002, 0.0015, 0.012
-#: m: height of the weight digit on a piece's top, of a name on a mat.
-PIECE_DIGIT, NAME_HEIGHT = 0.010, 0.024
+#: its number (as tall as fits inside the ring).
+FIELD_MARGIN, FIELD_RING, FIELD_DIGIT = 0.002, 0.0015, 0.02
+#: m: height of the weight digit on a piece's top (as tall as fits on it), of a
+#: name on a mat.
+PIECE_DIGIT, NAME_HEIGHT = 0.018, 0.03
+#: A piece's weight is written in ink on a disc of the fields' paint on its top
+#: (read on any seat's colour), this share of the piece's radius.
+LABEL_DISC = 0.95
 #: m: distance of a tray's middle from the plate's centre; gap between pieces;
 #: most pieces in a tray row; margin of a mat round its rows; band for the name.
 TRAY_DISTANCE, SLOT_GAP, ROW_PIECES = 0.34, 0.010, 7
@@ -77,12 +82,6 @@ CONTACT_RADIUS, TOUCH_RADIUS, SIDE_MARK = 0.008, 0.004, 0.08
 CONTACT_LAYER, TILT_LAYER = "tribalance:frame-contacts", "tribalance:tilt"
 #: m, length of the designer's tilt arrow per degree of tilt.
 TILT_ARROW = 0.02
-
-
-def seat_angle(seat: int, players: int) -> float:
-    """rad, direction (from +x towards +y) of ``seat``'s tray from the plate's centre:
-    seat 0 at -90 degrees (the front), the others clockwise seen from above."""
-    return -math.pi / 2.0 - seat * 2.0 * math.pi / players
 
 
 def tray_frame(seat: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -239,6 +238,10 @@ class TribalanceTable:
                  STAND: FRAME_WOOD}
         return fixed[name] if name in fixed else piece_colour(name)
 
+    def seat_colour(self, state: TribalanceState, seat: int) -> Colour:
+        """RGBA of ``seat``: its mat's and name's colour."""
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
     def decorate(self, view: TableView, state: TribalanceState) -> None:
         fields = unlit(design_node(view, state))
         top = PlateFrame.of(state.world, state.side).thickness / 2.0
@@ -253,8 +256,11 @@ class TribalanceTable:
             if name in state.world.names and state.world.is_static(name) or name == PLATE:
                 continue
             lo, hi = self.piece_part(state, name).mesh.bounds
-            flat_text(unlit(view.node(name).attachNewNode("weight")), str(piece_weight(name)),
-                      (0.0, 0.0, float(hi[2])), PIECE_DIGIT, PIECE_INK)
+            mark = unlit(view.node(name).attachNewNode("weight"))
+            solid(mark, "label-disc", disc_mesh(LABEL_DISC * float(hi[0])), FIELD_PAINT) \
+                .setPos(0.0, 0.0, float(hi[2]))
+            flat_text(mark, str(piece_weight(name)), (0.0, 0.0, float(hi[2]) + 0.0002),
+                      PIECE_DIGIT, INK)
         players, radius = len(state.players), piece_radius(state)
         for tray in self.trays(state):
             middle, _, _, heading = tray_frame(tray.seat, players)
@@ -263,8 +269,11 @@ class TribalanceTable:
             mat.setH(heading)
             extent = mat_extent(len(tray.pieces), radius)
             flat_rect(mat, "mat", extent, 0.0, mat_colour(tray.seat))
+            band = SEAT_COLOURS[tray.seat % len(SEAT_COLOURS)]
+            unlit(flat_rect(mat, "name-band", (extent[0], extent[3] - NAME_BAND, extent[2],
+                                               extent[3]), 0.0002, band))
             flat_text(mat, tray.label, (0.0, extent[3] - NAME_BAND / 2.0, 0.0005), NAME_HEIGHT,
-                      NAME_INK)
+                      ink_on(band))
 
     def update(self, view: TableView, state: TribalanceState, designer: bool) -> None:
         """Mark where the plate touches the frame now (live, while a placement runs)
