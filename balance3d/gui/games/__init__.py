@@ -70,6 +70,11 @@ class GameText(Protocol):
         """What a finished action did, for the HUD: the summary, then details such
         as returned pieces and coins won."""
 
+    def confirm(self, state: State, action: Action) -> str | None:
+        """The question the window asks before it plays ``action`` (one of
+        ``state.legal_decisions()`` or a Pass) when the action ends the player's
+        game ("Ann: pass and be out for the rest of this game?"), else None."""
+
 
 class GameTable(Protocol):
     """What the window draws for one game (Panda3D)."""

@@ -112,6 +112,10 @@ class TiltedText:
                 lines.append(f"{verdict.piece}: high bid {_count(verdict.high_bid, 'coin')}")
         return lines
 
+    def confirm(self, state: State, action: Action) -> str | None:
+        """No decision of this game ends a player's game: nothing to confirm."""
+        return None
+
 
 #: The object the window asks (see :func:`balance3d.gui.games.game_text`).
 TEXT = TiltedText()

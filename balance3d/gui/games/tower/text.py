@@ -133,6 +133,10 @@ class TowerText:
             lines = [effect["text"] for effect in verdict.effects]
         return lines
 
+    def confirm(self, state: State, action: Action) -> str | None:
+        """No decision of this game ends a player's game: nothing to confirm."""
+        return None
+
 
 #: The object the window asks (see :func:`balance3d.gui.games.game_text`).
 TEXT = TowerText()

@@ -77,6 +77,14 @@ class TribalanceText:
             lines.append("scores: " + ", ".join(str(s) for s in verdict.scores))
         return lines
 
+    def confirm(self, state: State, action: Action) -> str | None:
+        """A pass puts the player out for the rest of the game: the question asked
+        before it is played; None for any other action."""
+        if isinstance(action, Pass):
+            name = state.players[state.current_player].name
+            return f"{name}: pass and be out for the rest of this game?"
+        return None
+
 
 #: The object the window asks (see :func:`balance3d.gui.games.game_text`).
 TEXT = TribalanceText()
