@@ -39,7 +39,7 @@ CONFIRM_EM, READOUT_EM = 20.0, 13.0
 #: Text lines of the banner (title, then the prompt), the message line, the
 #: verdict, the designer's line and the hint; lines per seat.
 BANNER_LINES, MESSAGE_LINES, VERDICT_LINES = 3, 2, 6
-DESIGNER_LINES, HINT_LINES, SEAT_LINES = 2, 2, 2
+DESIGNER_LINES, HINT_LINES, SEAT_LINES = 2, 3, 3
 #: Rows of buttons the bar holds; a button's height, em.
 BAR_ROWS, BUTTON_EM = 3, 1.7
 #: Button text size, as a share of em; a button's inner padding each side, em.
@@ -113,7 +113,7 @@ class Layout:
     def lines(self, name: str, scale: float = 1.0) -> int:
         """Text lines (of ``scale`` em) region ``name`` holds inside its padding."""
         rect = self.regions[name]
-        return max(1, int((rect.h - 2 * self.pad) // (self.line * scale)))
+        return max(1, math.floor((rect.h - 2 * self.pad) / (self.line * scale) + 1e-9))
 
     def region_at(self, px: float, py: float) -> str | None:
         """The region that pixel (px, py) lies in, or None (the free area)."""
