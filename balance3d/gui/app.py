@@ -218,8 +218,8 @@ the table in the space they leave free.
         colours = getattr(game_table(state.name), "SEAT_COLOURS", None)
         colour = None if state.is_over or not colours \
             else colours[state.current_player % len(colours)]
-        self.widgets.show_hud(hud.title, hud.seats, hud.prompt, hud.result or hud.verdict,
-                              hud.log, colour)
+        self.widgets.show_hud(hud.title, hud.seats, hud.prompt, hud.verdict, hud.log, colour,
+                              hud.result)
         self.widgets.set_decisions([] if self.replaying else hud.decisions)
         verdict = self.session.last_verdict
         if verdict is not None and verdict is not self._verdict:

@@ -182,15 +182,18 @@ class Widgets:
 
     # -- texts --------------------------------------------------------------------
     def show_hud(self, title: str, seats: list[str], prompt: str, verdict: list[str],
-                 log: list[str], colour: tuple | None = None) -> None:
+                 log: list[str], colour: tuple | None = None,
+                 result: list[str] | None = None) -> None:
         """The banner (``title``, then ``prompt`` in the acting seat's ``colour``
-        lightened), the seat lines, the last verdict's lines and the log's events.
-        While a question is asked the banner shows it instead of the prompt."""
+        lightened), the seat lines, the last verdict's lines (the ``result``'s
+        instead, once there is one) and the log's events.  While a question is
+        asked the banner shows it instead of the prompt."""
         ask = self.question
         self._set("banner", f"{title}\n{ask if ask is not None else prompt}",
                   lighten(colour) if colour is not None and ask is None else INK)
         self._set("seats", "\n".join(seats))
-        self._set("verdict", "\n".join(["Last:", *verdict]) if verdict else "")
+        self._set("verdict", "\n".join(result) if result
+                  else "\n".join(["Last:", *verdict]) if verdict else "")
         if list(log) != self._events:
             self._events = list(log)
             self._draw("log")
@@ -303,21 +306,23 @@ class Widgets:
         return rects
 
     def text_rects(self) -> dict[str, Rect]:
-        """Pixel rectangle of the ink of every text shown (its glyphs' bounds), by
-        widget name as in :meth:`widget_rects`."""
-        rects = {}
+        """Pixel rectangle of every text shown (its lines' extents as the font sets
+        them), by widget name as in :meth:`widget_rects`."""
         items = [(name, self.labels[name]) for name in self.panels
                  if not self.panels[name].isHidden()]
-        items += [(f"button:{label}", b) for (label, _), b in zip(self._decisions, self.buttons)
-                  if not b.isHidden()]
-        items += [(f"confirm:{label}", b) for label, b in zip((YES_LABEL, NO_LABEL),
-                                                              self.confirm_buttons)]
-        for name, item in items:
-            node = item.component("text0") if isinstance(item, DirectButton) else item
-            bounds = node.getTightBounds(self.base.pixel2d)
-            if bounds is not None:
-                lo, hi = bounds
-                rects[name] = Rect(lo[0], -hi[2], hi[0] - lo[0], hi[2] - lo[2])
+        items += [(f"button:{label}", b.component("text0"))
+                  for (label, _), b in zip(self._decisions, self.buttons) if not b.isHidden()]
+        items += [(f"confirm:{label}", b.component("text0"))
+                  for label, b in zip((YES_LABEL, NO_LABEL), self.confirm_buttons)]
+        rects = {}
+        for name, text in items:
+            node = text.textNode
+            if not node.getText():
+                continue
+            (x, z), (sx, sz) = text.getPos(), text.getScale()
+            left, right = x + sx * node.getLeft(), x + sx * node.getRight()
+            bottom, top = z + sz * node.getBottom(), z + sz * node.getTop()
+            rects[name] = Rect(left, -top, right - left, top - bottom)
         return rects
 
     def toggle_help(self) -> None:
