@@ -67,6 +67,7 @@ the table in the space they leave free.
         self._verdict: Any = None
         self._preview: Any = None
         self._size: Any = None
+        self._buttons: Any = None
         self.mouse = pointing.CameraMouse(base)
         #: The app's own key and mouse bindings (the ShowBase keeps its own).
         self.events = DirectObject()
@@ -155,6 +156,7 @@ the table in the space they leave free.
         self._update_hud()
         self._check_preview()
         self._trace_ready()
+        self._trace_buttons()
 
     def _sync_view(self) -> None:
         """Rebuild the view when the bodies or the trays changed (a turn ended or
@@ -255,6 +257,18 @@ the table in the space they leave free.
                          legal=state.legal_pieces(), buttons=self.widgets.button_pixels(),
                          turns=len(session.recorder.turns), phase=str(state.phase),
                          regions=regions)
+
+    def _trace_buttons(self) -> None:
+        """Trace the buttons shown (decisions, and a question's answers) once they
+        changed and a frame has been drawn with them (they take clicks from then)."""
+        shown = {"decisions": self.widgets.button_pixels() if not self.widgets.question
+                 else {}, "confirm": self.widgets.confirm_pixels()}
+        frame = self.base.clock.getFrameCount()
+        if self._buttons is None or self._buttons[0] != shown:
+            self._buttons = (shown, frame, False)
+        elif not self._buttons[2] and frame > self._buttons[1] + 1:
+            self._buttons = (shown, frame, True)
+            self.trace.write("buttons", **shown)
 
     def camera_fields(self) -> dict[str, Any]:
         """The camera and lens as the trace gives them (:func:`pointing.camera_fields`)."""

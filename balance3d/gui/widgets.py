@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from direct.gui.DirectGui import DGG, DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
-from panda3d.core import TextNode
+from panda3d.core import Point3, TextNode
 
 from balance3d.gui.layout import (BUTTON_TEXT, SEAT_LINES, Layout, Rect, bar_buttons, fit_lines, fit_text,
                                   layout)
@@ -67,6 +67,15 @@ YES = (0.55, 0.18, 0.12, 0.95)
 LIGHTEN = 0.45
 #: Labels of the confirmation's buttons.
 YES_LABEL, NO_LABEL = "Yes", "No, go back"
+
+
+def widget_pixel(base: Any, widget: Any) -> tuple[float, float]:
+    """Pixel (x right, y down) of the centre of a DirectGUI ``widget``'s frame."""
+    left, right, bottom, top = widget.getBounds()
+    pos = base.render2d.getRelativePoint(widget, Point3((left + right) / 2.0, 0.0,
+                                                        (bottom + top) / 2.0))
+    width, height = base.win.getXSize(), base.win.getYSize()
+    return (pos[0] + 1.0) / 2.0 * width, (1.0 - pos[2]) / 2.0 * height
 
 
 def lighten(colour: tuple[float, ...]) -> tuple[float, float, float, float]:
