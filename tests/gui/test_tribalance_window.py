@@ -2,8 +2,8 @@
 window driver of ``test_window_xvfb.py``): xdotool picks a piece from the tray,
 points at a free field and clicks; the record, replayed headless, has that Place
 on that field.  A click on a taken field is refused with the game's reason and
-the record does not change; the Pass button passes once Yes answers its question.  And ``play tribalance
---screenshot`` draws the plate and its fields offscreen, without a display."""
+the record does not change; the Pass button passes once Yes answers its question.
+And ``play tribalance --screenshot`` draws the plate and its fields offscreen, without a display."""
 from __future__ import annotations
 
 import json
