@@ -121,6 +121,7 @@ the table in the space they leave free.
         self._signature = self._moment = None
         self._ready_key = None
         self.widgets.end_question()
+        self.widgets.clear_log()
         self.widgets.arrange(len(session.state.players))
         self._size = self.widgets.lay.size
         self.widgets.set_hint("replay: Space or Right for the next action   F1 help" if replaying

@@ -48,6 +48,8 @@ BUTTON_TEXT, BUTTON_PAD_EM = 0.85, 0.6
 LINE_EM = 1.0
 #: What ends a text shortened to fit.
 ELLIPSIS = "\u2026"
+#: em, rounding allowed when a measured text is compared with the room for it.
+ROUNDING_EM = 1e-6
 
 #: Width of a text in em (the font's advance widths summed).
 Measure = Callable[[str], float]
@@ -270,7 +272,7 @@ def bar_buttons(bar: Rect, labels: Sequence[str], em: float, measure: Measure) -
         y = bar.y + gap + r * (height + gap)
         for i in row:
             room = (widths[i] - 2 * pad) / text_em
-            label = labels[i] if measure(labels[i]) <= room \
+            label = labels[i] if measure(labels[i]) <= room + ROUNDING_EM \
                 else _cut(labels[i], room, measure, ELLIPSIS)
             buttons[i] = Button(Rect(x, y, widths[i], height), label)
             x += widths[i] + gap

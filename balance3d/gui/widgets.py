@@ -190,6 +190,11 @@ class Widgets:
             self._draw(name)
 
     # -- texts --------------------------------------------------------------------
+    def clear_log(self) -> None:
+        """Forget the log's events and notes (a new game is shown)."""
+        self._events, self.notes = [], []
+        self._draw("log")
+
     def show_hud(self, title: str, seats: list[str], prompt: str, verdict: list[str],
                  log: list[str], colour: tuple | None = None,
                  result: list[str] | None = None) -> None:

@@ -114,6 +114,16 @@ def test_buttons_flow_in_rows_without_overlapping_inside_the_bar():
     assert all(b.rect.inside(bar) for b in buttons)
 
 
+def test_a_label_keeps_every_letter_when_its_button_is_sized_to_it():
+    # widths of a font whose advances are not exact in binary (0.1 em, 0.3 em ...)
+    def odd(text):
+        return sum(0.1 + 0.2 * (ord(c) % 3) for c in text)
+
+    labels = ["Yes", "No, go back", "Pass (be out)"]
+    buttons = bar_buttons(Rect(0, 0, 900, 60), labels, 13.5, odd)
+    assert [b.label for b in buttons] == labels
+
+
 def test_more_buttons_than_rows_share_a_row_and_shorten_their_labels():
     bar = Rect(0, 0, 300, 90)
     labels = [f"a long label number {n}" for n in range(4)]    # 22 characters, 11 em

@@ -169,6 +169,8 @@ def test_no_widget_overlaps_another_or_the_table(base, tmp_path, monkeypatch, si
             assert app.widgets.question is not None
             assert not any(name.startswith("button:") for name in rects)
             assert {"confirm:Yes", "confirm:No, go back"} <= set(rects)
+            # the answers are shown whole
+            assert [b["text"] for b in app.widgets.confirm_buttons] == ["Yes", "No, go back"]
             app._escape()
         assert labels
         # the end
