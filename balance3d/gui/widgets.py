@@ -18,8 +18,8 @@ from direct.gui.DirectGui import DGG, DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import Point3, TextNode
 
-from balance3d.gui.layout import (BUTTON_TEXT, SEAT_LINES, Layout, Rect, bar_buttons, fit_lines, fit_text,
-                                  layout)
+from balance3d.gui.layout import (BUTTON_TEXT, SEAT_LINES, Layout, Rect, bar_buttons,
+                                  fit_lines, fit_text, layout)
 
 #: The controls, as the help overlay and the README list them: (keys, what they do).
 CONTROLS: tuple[tuple[str, str], ...] = (

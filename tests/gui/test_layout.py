@@ -128,8 +128,9 @@ def test_more_buttons_than_rows_share_a_row_and_shorten_their_labels():
     bar = Rect(0, 0, 300, 90)
     labels = [f"a long label number {n}" for n in range(4)]    # 22 characters, 11 em
     buttons = bar_buttons(bar, labels, 20.0, mono)
-    # two rows of 34 px and three gaps of 6 px fit in 90 px (86 px); 4 buttons in 2 columns of (300 - 12 - 6) / 2 = 141 px; room for
-    # (141 - 24) / 17 = 6.9 em of text: 12 characters and the ellipsis
+    # two rows of 34 px and three gaps of 6 px fit in 90 px (86 px); 4 buttons in 2
+    # columns of (300 - 12 - 6) / 2 = 141 px; room for (141 - 24) / 17 = 6.9 em of
+    # text: 12 characters and the ellipsis
     assert [b.rect.w for b in buttons] == [pytest.approx(141)] * 4
     assert all(b.label.endswith(ELLIPSIS) and mono(b.label) <= (141 - 24) / 17
                for b in buttons)
