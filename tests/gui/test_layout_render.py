@@ -196,3 +196,60 @@ def test_wide_windows_frame_the_table_clear_of_the_widgets(base, tmp_path, size,
         check(app, f"start at {size}")
     finally:
         app.destroy()
+
+
+def test_a_click_on_a_widget_never_picks_the_piece_behind_it(base, tmp_path, monkeypatch):
+    """The camera panned so that a tray piece lies under the seat panel: a click
+    there picks nothing, though the ray through it meets the piece; the same piece
+    clicked in the free area is picked."""
+    import math
+
+    from balance3d.gui import picking, pointing
+    from balance3d.gui.app import TableApp
+    from balance3d.gui.trace import Trace
+    from balance3d.gui.view.offscreen import offscreen_base
+
+    offscreen_base(SIZES[0])
+    app = TableApp(base, tmp_path / "saved.json", Trace(tmp_path / "trace.jsonl"))
+    pointer = [0.0, 0.0]
+
+    def ray(_base):
+        fields = pointing.camera_fields(base)
+        width, height = fields["size"]
+        mouse = (pointer[0] / width * 2.0 - 1.0, 1.0 - pointer[1] / height * 2.0)
+        return picking.camera_ray(tuple(fields["camera"]["pos"]), fields["camera"]["quat"],
+                                  tuple(fields["fov"]), mouse)
+
+    monkeypatch.setattr(pointing, "mouse_ray", ray)
+    monkeypatch.setattr(pointing, "pointer_pixel", lambda _base: [int(v) for v in pointer])
+    try:
+        app.start(session_at("tilted", 3, 2, lambda s: True, tmp_path))
+        app.refresh()
+        state, view = app.session.state, app.view
+        piece = state.legal_pieces()[0]
+        centre = view.pick_boxes(state)[piece][0]
+        seats = app.widgets.lay.regions["seats"]
+        target = (seats.x + seats.w / 2.0, seats.y + seats.h / 2.0)
+        cam = view.camera
+        for _ in range(40):                     # pan until the piece is under the panel
+            cam.apply(base.camera, base.camLens)
+            px, py = view.project(centre)
+            ex, ey = target[0] - px, target[1] - py
+            if abs(ex) < 0.5 and abs(ey) < 0.5:
+                break
+            metres = 2.0 * cam.distance * math.tan(math.radians(base.camLens.getFov()[1]) / 2.0) \
+                / view.frame_size()[1]
+            cam.pan(-ex * metres, ey * metres)
+        pointer[:] = [round(v) for v in view.project(centre)]
+        assert app.widgets.lay.region_at(*pointer) == "seats"
+        assert picking.pick(*ray(base), view.pick_boxes(state)) == piece   # it is behind
+        app.left_click()
+        assert app.gesture.holding is None
+        # back at the preset, the same piece is in the free area, and a click picks it
+        app._reset_camera()
+        pointer[:] = [round(v) for v in view.project(centre)]
+        assert app.widgets.lay.region_at(*pointer) is None
+        app.left_click()
+        assert app.gesture.holding == piece
+    finally:
+        app.destroy()
