@@ -117,6 +117,7 @@ class Widgets:
         self._decisions: list[tuple[str, Any]] = []
         self.confirm_buttons: list[DirectButton] = []
         self.question: str | None = None
+        self._answers: tuple[Callable[[], None], Callable[[], None]] | None = None
         self.help = DirectFrame(parent=base.aspect2d, frameColor=(0.03, 0.03, 0.05, 0.92),
                                 frameSize=(-1.2, 1.2, -0.9, 0.9), state=DGG.NORMAL)
         lines = ["Controls (F1 closes)", ""] + [f"{keys}:  {what}" for keys, what in CONTROLS]
@@ -173,8 +174,10 @@ class Widgets:
         label.setScale(em)
         label.setPos(rect.x + self.lay.pad, -(rect.y + self.lay.pad + ASCENT_EM * em))
         label.setFg(self._colours[name])
-        text = any(line for line in shown)
-        self.panels[name].show() if text else self.panels[name].hide()
+        if any(shown):
+            self.panels[name].show()
+        else:
+            self.panels[name].hide()
 
     def _note(self, text: str) -> None:
         """Keep a shortened text whole for the log."""
@@ -258,7 +261,8 @@ class Widgets:
             if b.label != label:
                 self._note(label)
         for button in self.buttons:
-            button.hide() if self.question is not None else button.show()
+            if self.question is not None:
+                button.hide()
 
     def button_pixels(self) -> dict[str, list[float]]:
         """Decision button label -> pixel of its centre."""
@@ -311,7 +315,8 @@ class Widgets:
         buttons ("button:<label>", "confirm:<label>")."""
         rects = {name: self.lay.regions[name] for name, panel in self.panels.items()
                  if not panel.isHidden()}
-        for prefix, labels, buttons in (("button", [l for l, _ in self._decisions], self.buttons),
+        decided = [label for label, _ in self._decisions]
+        for prefix, labels, buttons in (("button", decided, self.buttons),
                                         ("confirm", [YES_LABEL, NO_LABEL], self.confirm_buttons)):
             for label, button in zip(labels, buttons):
                 if not button.isHidden():
