@@ -20,7 +20,7 @@ from balance3d.gui import picking, pointing
 from balance3d.gui.designer import SLOW_MOTION, DesignerTools
 from balance3d.gui.framing import frame_table
 from balance3d.gui.gesture import DropGesture, GestureError
-from balance3d.gui.games import game_table, game_text
+from balance3d.gui.games import game_text, seat_colours
 from balance3d.gui.hud import hud_text
 from balance3d.gui.place_gesture import PlaceGesture, gesture_for
 from balance3d.gui.trace import Trace
@@ -218,7 +218,7 @@ the table in the space they leave free.
     def _update_hud(self) -> None:
         hud = hud_text(self.session)
         state = self.session.state
-        colours = getattr(game_table(state.name), "SEAT_COLOURS", None)
+        colours = seat_colours(state.name)
         colour = None if state.is_over or not colours \
             else colours[state.current_player % len(colours)]
         self.widgets.show_hud(hud.title, hud.seats, hud.prompt, hud.verdict, hud.log, colour,

@@ -138,6 +138,14 @@ def test_no_widget_overlaps_another_or_the_table(base, tmp_path, monkeypatch, si
         app.widgets.set_hint(f"Ctrl+S saves to {tmp_path / 'a-long-file-name-for-the-record.json'}"
                              "   F1 help")
         check(app, "start")
+        # the banner speaks in the colour of the seat to act (lightened on its panel)
+        from balance3d.gui.games import seat_colours
+        from balance3d.gui.widgets import LIGHTEN
+        seat = app.session.state.current_player
+        colour = seat_colours(game)[seat]
+        ink = app.widgets.labels["banner"].textNode.getTextColor()
+        assert list(ink)[:3] == pytest.approx([c + (1 - c) * LIGHTEN for c in colour[:3]],
+                                              abs=1e-6)
         # holding a piece: its readout shows
         state = app.session.state
         piece = state.legal_pieces()[0]

@@ -8,10 +8,11 @@ A game ``name`` has a package ``balance3d.gui.games.<name>`` with two modules:
 ``table``
     what the window draws besides the World's bodies and where the pieces that are
     not in the World lie (Panda3D): an object ``TABLE`` following
-    :class:`GameTable`.
+    :class:`GameTable`, and ``SEAT_COLOURS``, the seats' colours (RGBA), which the
+    window's turn banner also speaks in (:func:`seat_colours`).
 
-Generic code (the window, the session, the HUD) only calls :func:`game_text` and
-:func:`game_table`; it never names a game.
+Generic code (the window, the session, the HUD) only calls :func:`game_text`,
+:func:`game_table` and :func:`seat_colours`; it never names a game.
 """
 from __future__ import annotations
 
@@ -110,5 +111,12 @@ def game_table(name: str) -> GameTable:
     return importlib.import_module(f"balance3d.gui.games.{name}.table").TABLE
 
 
+def seat_colours(name: str) -> tuple[Colour, ...]:
+    """The seats' colours of the registered game ``name`` (its table module's
+    ``SEAT_COLOURS``; empty when it has none).  Imports Panda3D."""
+    module = importlib.import_module(f"balance3d.gui.games.{name}.table")
+    return tuple(getattr(module, "SEAT_COLOURS", ()))
+
+
 __all__ = ["CameraPreset", "Colour", "GameTable", "GameText", "Pose", "Tray", "game_table",
-           "game_text"]
+           "game_text", "seat_colours"]
