@@ -39,7 +39,7 @@ CONFIRM_EM, READOUT_EM = 20.0, 13.0
 #: Text lines of the banner (title, then the prompt), the message line, the
 #: verdict, the designer's line and the hint; lines per seat.
 BANNER_LINES, MESSAGE_LINES, VERDICT_LINES = 3, 2, 6
-DESIGNER_LINES, HINT_LINES, SEAT_LINES = 2, 3, 3
+DESIGNER_LINES, HINT_LINES, SEAT_LINES = 2, 3, 4
 #: Rows of buttons the bar holds; a button's height, em.
 BAR_ROWS, BUTTON_EM = 3, 1.7
 #: Button text size, as a share of em; a button's inner padding each side, em.

@@ -42,8 +42,8 @@ def test_the_regions_of_a_1000_by_800_window_worked_by_hand():
     # bar: 3 rows of 1.7 em (30.6 px) and 4 gaps = 113.4 px, above the message and a gap
     assert r["bar"].h == pytest.approx(113.4)
     assert r["bar"].bottom == pytest.approx(749.6 - 5.4)
-    # seats: 2 seats x 3 lines = 122.4 px, below the banner and a gap
-    assert r["seats"] == Rect(0, pytest.approx(73.8), pytest.approx(264.6), pytest.approx(122.4))
+    # seats: 2 seats x 4 lines = 158.4 px, below the banner and a gap
+    assert r["seats"] == Rect(0, pytest.approx(73.8), pytest.approx(264.6), pytest.approx(158.4))
     # the left column's bottom: the hint (3 lines), the designer's line (2) above it
     assert r["hint"].h == pytest.approx(3 * 18 + 14.4) and r["hint"].bottom == 800
     assert r["designer"].bottom == pytest.approx(800 - 68.4 - 5.4)
