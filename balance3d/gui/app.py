@@ -17,11 +17,12 @@ from direct.showbase.DirectObject import DirectObject
 
 from balance3d.games.base import GameError, IllegalActionError, action_to_dict
 from balance3d.gui import picking, pointing
+from balance3d.gui.designer import SLOW_MOTION, DesignerTools
+from balance3d.gui.framing import frame_table
 from balance3d.gui.gesture import DropGesture, GestureError
 from balance3d.gui.games import game_text, worded
 from balance3d.gui.hud import hud_text
 from balance3d.gui.place_gesture import PlaceGesture, gesture_for
-from balance3d.gui.session import SPEED_NAMES, SPEEDS
 from balance3d.gui.trace import Trace
 from balance3d.gui.view.marks import segments
 from balance3d.gui.view.table import TableView
@@ -35,12 +36,11 @@ REGION_LEGAL, REGION_REFUSED = (1.0, 0.85, 0.1, 1.0), (0.95, 0.08, 0.05, 1.0)
 #: m, how far the outline floats above the region's top.
 REGION_LIFT = 0.001
 
-#: slow motion factors offered by [ and ] (simulated seconds per wall second).
-SLOW_MOTION = (1.0, 0.5, 0.25, 0.125, 0.0625)
 
-
-class TableApp:
-    """The window of one game at a time, on the ShowBase ``base``.
+class TableApp(DesignerTools):
+    """The window of one game at a time, on the ShowBase ``base``.  Its widgets
+keep to the regions of :mod:`balance3d.gui.layout`, and the preset camera frames
+the table in the space they leave free.
 
     save_path : where Ctrl+S saves (the record file, or a default name).
     trace : the ``--trace`` writer.
@@ -66,6 +66,8 @@ class TableApp:
         self._ready_key: Any = None
         self._verdict: Any = None
         self._preview: Any = None
+        self._size: Any = None
+        self._buttons: Any = None
         self.mouse = pointing.CameraMouse(base)
         #: The app's own key and mouse bindings (the ShowBase keeps its own).
         self.events = DirectObject()
@@ -82,7 +84,7 @@ class TableApp:
             "e": lambda: self._turn(-1), "tab": self._cycle_pose,
             "w": lambda: self._lift(1), "s": lambda: self._lift(-1),
             "page_up": lambda: self._lift(1), "page_down": lambda: self._lift(-1),
-            "escape": self.put_back, "home": self._reset_camera,
+            "escape": self._escape, "home": self._reset_camera,
             "control-s": self.save, "control-z": self.undo, "control-r": self.restart,
             "control-q": self.quit, "1": lambda: self._speed(0), "2": lambda: self._speed(1),
             "3": lambda: self._speed(2), "d": self._toggle_designer, "p": self._pause,
@@ -118,10 +120,14 @@ class TableApp:
             self.view.set_designer(self.designer)
         self._signature = self._moment = None
         self._ready_key = None
+        self.widgets.end_question()
+        self.widgets.clear_log()
+        self.widgets.arrange(len(session.state.players))
+        self._size = self.widgets.lay.size
         self.widgets.set_hint("replay: Space or Right for the next action   F1 help" if replaying
                               else f"Ctrl+S saves to {self.save_path}   F1 help")
         self._sync_view()
-        self._reset_camera()
+        self._frame_camera()
 
     # -- the frame --------------------------------------------------------------
     def _frame(self, task: Any) -> Any:
@@ -138,7 +144,12 @@ class TableApp:
 
     def refresh(self) -> None:
         """Draw the session as it is now (bodies, camera, gesture, HUD), without
-        advancing it."""
+        advancing it; a window of a new size is laid out and framed again."""
+        size = (self.base.win.getXSize(), self.base.win.getYSize())
+        if size != self._size:
+            self._size = size
+            self.widgets.arrange(len(self.session.state.players))
+            self._frame_camera()
         self._sync_view()
         if self.view is not None and self.mouse.follow(self.view):
             self._ready_key = None
@@ -146,6 +157,7 @@ class TableApp:
         self._update_hud()
         self._check_preview()
         self._trace_ready()
+        self._trace_buttons()
 
     def _sync_view(self) -> None:
         """Rebuild the view when the bodies or the trays changed (a turn ended or
@@ -162,7 +174,10 @@ class TableApp:
                          tuple((t.seat, t.pieces) for t in trays))
             if signature != self._signature:
                 self._signature = signature
+                reframe = view.camera.at_reset()
                 view.rebuild(state)
+                if reframe:
+                    self._frame_camera()
                 self._ghost_key = None
                 if self.gesture.holding and self.gesture.holding not in state.legal_pieces():
                     self.put_back()
@@ -194,6 +209,7 @@ class TableApp:
         view.show_ghost(part, self.gesture.ghost_pose(state), ok, held=self.gesture.holding)
         view.show_marker(self.gesture.landing_point(state))
         self._show_region(ok)
+        self.widgets.set_readout(self.gesture.readout())
         if ok:
             held = game_text(state.name).piece_name(state, self.gesture.holding)
             self.widgets.set_status(f"{held}: click to release, Esc puts it back")
@@ -202,7 +218,11 @@ class TableApp:
 
     def _update_hud(self) -> None:
         hud = hud_text(self.session)
-        self.widgets.show_hud(hud.title, hud.seats, hud.prompt, hud.verdict, hud.log)
+        state = self.session.state
+        colour = None if state.is_over \
+            else self.view.table.seat_colour(state, state.current_player)
+        self.widgets.show_hud(hud.title, hud.seats, hud.prompt, hud.verdict, hud.log, colour,
+                              hud.result)
         self.widgets.set_decisions([] if self.replaying else hud.decisions)
         verdict = self.session.last_verdict
         if verdict is not None and verdict is not self._verdict:
@@ -233,9 +253,23 @@ class TableApp:
             pixel = self.view.project(centre)
             if pixel is not None:
                 pieces[name] = [float(pixel[0]), float(pixel[1])]
+        regions = {name: [r.x, r.y, r.w, r.h] for name, r in self.widgets.lay.regions.items()}
         self.trace.write("ready", **self.camera_fields(), pieces=pieces,
                          legal=state.legal_pieces(), buttons=self.widgets.button_pixels(),
-                         turns=len(session.recorder.turns), phase=str(state.phase))
+                         turns=len(session.recorder.turns), phase=str(state.phase),
+                         regions=regions)
+
+    def _trace_buttons(self) -> None:
+        """Trace the buttons shown (decisions, and a question's answers) once they
+        changed and a frame has been drawn with them (they take clicks from then)."""
+        shown = {"decisions": self.widgets.button_pixels() if not self.widgets.question
+                 else {}, "confirm": self.widgets.confirm_pixels()}
+        frame = self.base.clock.getFrameCount()
+        if self._buttons is None or self._buttons[0] != shown:
+            self._buttons = (shown, frame, False)
+        elif not self._buttons[2] and frame > self._buttons[1] + 1:
+            self._buttons = (shown, frame, True)
+            self.trace.write("buttons", **shown)
 
     def camera_fields(self) -> dict[str, Any]:
         """The camera and lens as the trace gives them (:func:`pointing.camera_fields`)."""
@@ -255,6 +289,9 @@ class TableApp:
             self.widgets.set_status("wait: it is not a person's turn", alert=True)
             return
         state = session.state
+        pointer = pointing.pointer_pixel(self.base)
+        if self.widgets.covers(*pointer) or self.widgets.question is not None:
+            return                      # the widget's click, never the table's
         if self.gesture.holding is None:
             ray = pointing.mouse_ray(self.base)
             piece = picking.pick(*ray, self.view.pick_boxes(state)) if ray else None
@@ -264,6 +301,8 @@ class TableApp:
                 self.gesture.pick(state, piece)
             except GestureError as exc:
                 self._refuse(str(exc))
+                return
+            self.trace.write("picked", piece=piece, pointer=pointer)
             self._ghost_key = self._ray_key = None
             return
         self._update_gesture()          # the release is where the pointer is now
@@ -307,9 +346,37 @@ class TableApp:
             self._refuse(exc.reason, action)
 
     def decide(self, action: Any) -> None:
-        """A decision button was clicked."""
-        if self.session is not None and self.session.human_to_act():
+        """A decision button was clicked: played at once, or, when the game says
+        it ends the player's game, asked first (Yes plays it, No or Esc does not)."""
+        session = self.session
+        if session is None or not session.human_to_act() or self.widgets.question is not None:
+            return
+        question = game_text(session.state.name).confirm(session.state, action)
+        if question is None:
             self.submit(action)
+            return
+        self.put_back()
+
+        def yes() -> None:
+            self.widgets.end_question()
+            self.trace.write("answered", question=question, yes=True)
+            self.submit(action)
+
+        self.widgets.ask(question, yes, self._answer_no)
+        self.trace.write("asked", question=question, action=action_to_dict(action),
+                         buttons=self.widgets.confirm_pixels())
+
+    def _answer_no(self) -> None:
+        question = self.widgets.question
+        self.widgets.end_question()
+        self.trace.write("answered", question=question, yes=False)
+
+    def _escape(self) -> None:
+        """Esc: answers No to a question, else puts the held piece back."""
+        if self.widgets.question is not None:
+            self._answer_no()
+        else:
+            self.put_back()
 
     def put_back(self) -> None:
         self.gesture.cancel()
@@ -319,6 +386,7 @@ class TableApp:
             self.view.hide_marker()
             self.view.clear_overlay(REGION_LAYER)
         self.widgets.set_status("")
+        self.widgets.set_readout("")
 
     def _turn(self, steps: int) -> None:
         self.gesture.turn(steps)
@@ -345,6 +413,13 @@ class TableApp:
         if self.view is not None:
             self.mouse.reset(self.view)
             self._ready_key = None
+
+    def _frame_camera(self) -> None:
+        """Fit the preset camera to the table in the layout's free area, and reset
+        the camera there."""
+        if self.view is not None and self.session is not None:
+            frame_table(self.view, self.session.state, self.widgets.lay)
+            self._reset_camera()
 
     # -- the session ----------------------------------------------------------------
     def save(self) -> None:
@@ -410,77 +485,6 @@ class TableApp:
         if self.view is not None:
             self.view.destroy()
             self.view = None
-
-    # -- speeds and designer tools --------------------------------------------------
-    def _speed(self, index: int) -> None:
-        if self.session is not None:
-            self.session.speed = SPEED_NAMES[index]
-            self._apply_clock()
-
-    def _apply_clock(self) -> None:
-        """The session's clock runs at its speed's rate times the slow motion
-        factor, or not at all when paused (designer tools only; "instant" turns
-        are not paced)."""
-        if self.session is None or self.session.speed not in SPEEDS:
-            return
-        factor = SLOW_MOTION[self.slow] if self.designer else 1.0
-        paused = self.paused and self.designer
-        self.session.clock.speed = 0.0 if paused else SPEEDS[self.session.speed] * factor
-
-    def _toggle_designer(self) -> None:
-        self.designer = not self.designer
-        self._apply_clock()
-        if self.view is not None:
-            self.view.set_designer(self.designer)
-            if not self.designer:
-                self.view.hide_forces()
-        self.widgets.set_status("designer tools " + ("on" if self.designer else "off"))
-
-    def _pause(self) -> None:
-        if self.designer:
-            self.paused = not self.paused
-            self._apply_clock()
-
-    def _single_step(self) -> None:
-        """N: one physics step of a paused turn (designer), else in a replay the
-        next recorded action."""
-        if self.session is None:
-            return
-        if self.designer and self.paused:
-            self.session.single_step()
-        elif self.replaying:
-            self.next_action()
-
-    def _slow(self, change: int) -> None:
-        if self.designer:
-            self.slow = min(len(SLOW_MOTION) - 1, max(0, self.slow + change))
-            self._apply_clock()
-
-    def _what_if(self) -> None:
-        """Designer: the verdict the held drop would get, computed off-thread."""
-        if not self.designer or self.gesture.holding is None:
-            return
-        ok, reason = self.gesture.check(self.session.state)
-        if not ok:
-            self.widgets.set_status(f"what if: refused: {reason}", alert=True)
-            return
-        action = self.gesture.action()
-        self._preview = (action, self.session.preview(action))
-        self.widgets.set_status("what if: simulating the drop ...")
-
-    def _check_preview(self) -> None:
-        if self._preview is None or not self._preview[1].done():
-            return
-        action, future = self._preview
-        self._preview = None
-        try:
-            verdict = future.result()
-        except (GameError, WorldError) as exc:
-            self.widgets.set_status(f"what if: {exc}", alert=True)
-            return
-        lines = game_text(self.session.state.name).verdict_lines(verdict)
-        self.widgets.set_status("what if: " + "  ".join(lines))
-        self.trace.write("preview", action=action_to_dict(action), verdict=verdict.to_dict())
 
 
 def default_save_path(game: str, seed: int) -> Path:

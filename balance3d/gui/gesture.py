@@ -160,6 +160,14 @@ class DropGesture:
         surface = max(state.world.height_below(footprint_points(outline)), 0.0)
         return np.array([drop.x, drop.y, surface])
 
+    def readout(self) -> str:
+        """The held piece's pose, yaw and release height for the window's readout
+        ("flat, turned 15 deg, 10 mm up"), or "" when idle."""
+        if self.holding is None:
+            return ""
+        return (f"{self.pose}, turned {math.degrees(self.yaw):.0f} deg, "
+                f"{self.height * 1000.0:.0f} mm up")
+
     # -- release ---------------------------------------------------------------
     def release(self, state: State) -> Drop:
         """The Drop to play, and idle again; :class:`GestureError` with the game's

@@ -27,7 +27,8 @@ class HudText:
     verdict : the last verdict's lines.  log : the last :data:`LOG_LINES` event
     texts.  decisions : (button label, action) for each decision a human at this
     computer may take now (empty otherwise): the legal decisions, and a Pass the game
-    takes beside a physical action.
+    takes beside a physical action.  result : the result's lines once the game is
+    over (empty before), for the verdict panel: the banner has room for its start.
     """
 
     title: str
@@ -36,6 +37,7 @@ class HudText:
     verdict: list[str]
     log: list[str]
     decisions: list[tuple[str, Action]]
+    result: list[str]
 
 
 def hud_text(session: Session) -> HudText:
@@ -54,7 +56,8 @@ def hud_text(session: Session) -> HudText:
         title=f"{state.game.display_name} ({state.variant}) - turn {state.turn}",
         seats=seats, prompt=_prompt(session), log=[e.text for e in state.events[-LOG_LINES:]],
         verdict=text.verdict_lines(session.last_verdict) if session.last_verdict else [],
-        decisions=decisions)
+        decisions=decisions,
+        result=describe_outcome(session.record()) if state.is_over else [])
 
 
 def _decisions(state: State) -> list[Action]:

@@ -119,6 +119,12 @@ class PlaceGesture:
         low = float(state.piece_part(self.holding).mesh.bounds[0][2])
         return (float(point[0]), float(point[1]), float(point[2]) - low), (0.0, 0.0, 0.0, 1.0)
 
+    def readout(self) -> str:
+        """The field under the pointer for the window's readout ("field 6"), or ""
+        when idle or over no field (a Place has no pose or height to show)."""
+        region = self.region()
+        return "" if region is None else f"field {region['field']}"
+
     # -- release ---------------------------------------------------------------
     def release(self, state: State) -> Place:
         """The Place to play, and idle again; :class:`GestureError` with the game's

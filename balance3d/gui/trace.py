@@ -10,7 +10,16 @@ Each line is one object with an ``event`` and its fields:
     [horizontal, vertical] degrees, ``size`` [width, height] pixels, ``pieces``
     {piece: pixel} of every tray piece, ``legal`` the pieces that may be picked,
     ``buttons`` {label: pixel} of the decision buttons, ``turns`` the actions
-    recorded so far, ``phase``.
+    recorded so far, ``phase``, ``regions`` {name: [x, y, width, height]} of the
+    layout's regions.
+``picked``
+    a tray piece was picked up: ``piece``, ``pointer``.
+``asked``, ``answered``
+    a decision that ends the player's game asks first: the ``question``, its
+    ``action`` and the answers' ``buttons`` {label: pixel}; then ``yes`` (bool).
+``buttons``
+    the buttons shown changed and have been drawn (they take clicks from now):
+    ``decisions`` and ``confirm``, each {label: pixel}.
 ``release``
     a held piece was released: ``pointer`` pixel, ``action`` (its dict).
 ``refused``

@@ -52,7 +52,7 @@ def test_a_whole_game_is_played_through_the_app_to_its_result(base, tmp_path, va
                 app.submit(state.legal_release())
                 drops += 1
         assert session.state.is_over, f"not over after {MAX_FRAMES} frames"
-        prompt = app.widgets.hud.getText()
+        prompt = app.widgets.text("banner")
         assert f"result ({session.state.outcome.termination})" in prompt
     finally:
         app.destroy()
@@ -87,7 +87,7 @@ def test_restart_with_autosave_keeps_the_last_game_and_ctrl_s_follows_the_new_fi
         assert record.read_bytes() == played             # the last game is kept
         fresh = tmp_path / "game-2.json"
         assert app.save_path == fresh and rec.load_record(fresh).data["turns"] == []
-        assert str(fresh) in app.widgets.hint.getText()
-        assert app.widgets.status.getText().startswith("saved to")
+        assert str(fresh) in app.widgets.text("hint")
+        assert app.widgets.text("message").startswith("saved to")
     finally:
         app.destroy()

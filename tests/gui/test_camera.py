@@ -111,3 +111,45 @@ def test_apply_gives_panda3d_the_same_pose_as_look_at():
     assert np.allclose(node.getPos(), reference.getPos(), atol=1e-6)
     assert node.getQuat().isSameDirection(reference.getQuat())
     assert np.allclose(node.getQuat().getForward(), reference.getQuat().getForward(), atol=1e-6)
+
+
+def test_fit_frames_a_line_across_the_view_in_the_right_half_worked_by_hand():
+    from balance3d.gui.view.camera import FIT_FILL, FOV
+
+    cam = OrbitCamera(CameraPreset(target=(0.0, 0.0, 0.0), distance=2.0, heading=0.0,
+                                   pitch=45.0))
+    aspect = 16 / 9
+    a = 0.2
+    points = np.array([[-a, 0.0, 0.0], [a, 0.0, 0.0]])
+    # free: the right half of the film (x 0..1), all its height
+    cam.fit(points, (0.0, 1.0, -1.0, 1.0), aspect)
+    # the line spans FIT_FILL of the half's width at the target's depth d:
+    # 2a / (d tan_h) = FIT_FILL, with tan_h = tan(FOV / 2) * aspect (the height has FOV)
+    tan_h = math.tan(math.radians(FOV / 2)) * aspect
+    d = 2 * a / (FIT_FILL * tan_h)
+    assert cam.distance == pytest.approx(d, rel=1e-4)
+    # its middle (x = 0) shows at film x 0.5: the target moved -0.5 d tan_h along x
+    assert cam.target == pytest.approx([-0.5 * d * tan_h, 0.0, 0.0], abs=1e-5)
+    assert (cam.heading, cam.pitch) == (0.0, 45.0)
+    # reset returns to the fit, not to the preset
+    cam.zoom(0.5)
+    cam.reset()
+    assert cam.distance == pytest.approx(d, rel=1e-4) and cam.at_reset()
+
+
+def test_fit_keeps_every_point_inside_the_free_rectangle():
+    from balance3d.gui.view.camera import FIT_FILL
+
+    rng = np.random.default_rng(3)
+    points = rng.uniform([-0.3, -0.2, 0.0], [0.3, 0.25, 0.12], size=(200, 3))
+    for free, aspect in (((-0.5, 1.0, -0.7, 0.8), 16 / 9), ((-0.4, 1.0, -0.6, 0.85), 4 / 3),
+                         ((-0.6, 1.0, -0.7, 0.82), 2560 / 1080)):
+        cam = OrbitCamera(PRESET)
+        cam.fit(points, free, aspect)
+        film, depth = cam.film(points, aspect)
+        assert depth.min() > 0
+        lo, hi = film.min(axis=0), film.max(axis=0)
+        x0, x1, y0, y1 = free
+        assert lo[0] >= x0 and hi[0] <= x1 and lo[1] >= y0 and hi[1] <= y1
+        share = max((hi[0] - lo[0]) / (x1 - x0), (hi[1] - lo[1]) / (y1 - y0))
+        assert share == pytest.approx(FIT_FILL, abs=0.01)

@@ -2,8 +2,8 @@
 window driver of ``test_window_xvfb.py``): xdotool picks a piece from the tray,
 points at a free field and clicks; the record, replayed headless, has that Place
 on that field.  A click on a taken field is refused with the game's reason and
-the record does not change; the Pass button passes.  And ``play tribalance
---screenshot`` draws the plate and its fields offscreen, without a display."""
+the record does not change; the Pass button passes once Yes answers its question.
+And ``play tribalance --screenshot`` draws the plate and its fields offscreen, without a display."""
 from __future__ import annotations
 
 import json
@@ -20,6 +20,7 @@ from balance3d.games import Pass, Place, new_game
 from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.gui.games import game_text
 from balance3d.gui.games.tribalance import table as tb
+from balance3d.gui.widgets import YES_LABEL
 from test_window_xvfb import (ROOT, SETTLE, TITLE, _click, _png, _state_after,  # noqa: F401
                               project, window)
 
@@ -88,6 +89,8 @@ def test_a_piece_placed_with_the_mouse_a_taken_field_refused_and_a_pass(
     xdotool("key", "Escape")
     before = len(w.events())
     _click(xdotool, window_id, mine["buttons"][pass_label])
+    asked = w.wait(lambda e: e["event"] == "buttons" and e["confirm"], "the question", before)
+    _click(xdotool, window_id, asked["confirm"][YES_LABEL])
     passed = w.wait(lambda e: e["event"] == "verdict", "the pass", before)
     assert passed["verdict"]["kind"] == "TribalancePassVerdict"
     assert not any(e["event"] == "release" for e in w.events()[before:])

@@ -8,7 +8,8 @@ A game ``name`` has a package ``balance3d.gui.games.<name>`` with two modules:
 ``table``
     what the window draws besides the World's bodies and where the pieces that are
     not in the World lie (Panda3D): an object ``TABLE`` following
-    :class:`GameTable`.
+    :class:`GameTable` (its ``seat_colour`` is also the colour the window's turn
+    banner speaks in).
 
 Generic code (the window, the session, the HUD) only calls :func:`game_text` and
 :func:`game_table`; it never names a game.
@@ -83,6 +84,11 @@ class GameText(Protocol):
         :class:`~balance3d.games.errors.Refusal` when it carries its rule as data)
         in a player's words: what is wrong and what to do instead, with pieces,
         fields and seats named as on the table, never by their ids."""
+
+    def confirm(self, state: State, action: Action) -> str | None:
+        """The question the window asks before it plays ``action`` (one of
+        ``state.legal_decisions()`` or a Pass) when the action ends the player's
+        game ("Ann: pass and be out for the rest of this game?"), else None."""
 
 
 class GameTable(Protocol):

@@ -10,6 +10,7 @@ Panda3D (through the NodePath and lens it is given).
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,13 @@ DISTANCE_MIN, DISTANCE_MAX = 0.15, 5.0
 FOV = 40.0
 #: m, near and far clipping distances of the lens.
 NEAR, FAR = 0.01, 20.0
+#: Share of the free rectangle's width and height the fitted points may span.
+FIT_FILL = 0.94
+#: Most steps :meth:`OrbitCamera.fit` takes towards the fit, and the change of
+#: scale and of the centre (film units) below which it has converged.
+FIT_STEPS, FIT_CONVERGED = 80, 1e-5
+#: Factor on the distance per step backing off until every point is inside.
+FIT_BACK_OFF = 1.005
 
 
 class OrbitCamera:
@@ -33,15 +41,78 @@ class OrbitCamera:
     def __init__(self, preset: CameraPreset, fov: float = FOV) -> None:
         self.preset = preset
         self.fov = float(fov)
+        #: The fitted target ((3,) m) and distance (m) :meth:`reset` returns to.
+        self.fitted: tuple[np.ndarray, float] | None = None
         self.reset()
 
     def reset(self) -> None:
-        """Back to the preset's target, distance, heading and pitch."""
+        """Back to the preset's heading and pitch, and its target and distance (or
+        those of the last :meth:`fit`)."""
         p = self.preset
         self.target = np.asarray(p.target, dtype=float).copy()
         self.distance = float(np.clip(p.distance, DISTANCE_MIN, DISTANCE_MAX))
+        if self.fitted is not None:
+            self.target, self.distance = self.fitted[0].copy(), self.fitted[1]
         self.heading = float(p.heading)
         self.pitch = float(np.clip(p.pitch, PITCH_MIN, PITCH_MAX))
+
+    def at_reset(self) -> bool:
+        """True when the camera is where :meth:`reset` puts it."""
+        target, distance = self.target, self.distance
+        self.reset()
+        same = bool(np.allclose(target, self.target) and distance == self.distance)
+        self.target, self.distance = target, distance
+        return same
+
+    # ------------------------------------------------------------------ lens
+    def half_tangents(self, aspect: float) -> tuple[float, float]:
+        """tan of the half fields of view (horizontal, vertical) of a window of
+        ``aspect`` (width / height): :data:`FOV` spans the shorter side."""
+        short = math.tan(math.radians(self.fov) / 2.0)
+        return (short * aspect, short) if aspect >= 1.0 else (short, short / aspect)
+
+    def film(self, points: np.ndarray, aspect: float) -> tuple[np.ndarray, np.ndarray]:
+        """Film coordinates ((n, 2), x right, y up, -1..1 across the window) of world
+        ``points`` ((n, 3) m) and their depths ((n,) m along the view axis)."""
+        local = self.rotation().inv().apply(np.asarray(points, float) - self.eye())
+        tan_h, tan_v = self.half_tangents(aspect)
+        depth = local[:, 1]
+        safe = np.where(depth > NEAR, depth, NEAR)
+        return np.stack([local[:, 0] / safe / tan_h, local[:, 2] / safe / tan_v], axis=1), depth
+
+    def fit(self, points: np.ndarray, free: tuple[float, float, float, float],
+            aspect: float) -> None:
+        """Move the target and the distance (heading and pitch kept) so that world
+        ``points`` ((n, 3) m) project inside ``free`` (film x0, x1, y0, y1, y up)
+        of a window of ``aspect`` (width / height), spanning :data:`FIT_FILL` of its
+        width or height, centred in it; :meth:`reset` returns here from now on."""
+        x0, x1, y0, y1 = free
+        want = FIT_FILL * np.array([x1 - x0, y1 - y0])
+        middle = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
+        tan = np.array(self.half_tangents(aspect))
+        rot = self.rotation()
+        right, up = rot.apply([1.0, 0.0, 0.0]), rot.apply([0.0, 0.0, 1.0])
+        for _ in range(FIT_STEPS):
+            film, depth = self.film(points, aspect)
+            if depth.min() <= NEAR:
+                self.distance = min(DISTANCE_MAX, self.distance * 1.5)
+                continue
+            lo, hi = film.min(axis=0), film.max(axis=0)
+            scale = float(np.min(want / np.maximum(hi - lo, 1e-9)))
+            shift = (lo + hi) / 2.0 - middle
+            self.target = self.target + (shift[0] * tan[0] * right
+                                         + shift[1] * tan[1] * up) * float(depth.mean())
+            self.distance = float(np.clip(self.distance + depth.mean() * (1.0 / scale - 1.0),
+                                          DISTANCE_MIN, DISTANCE_MAX))
+            if abs(scale - 1.0) < FIT_CONVERGED and np.abs(shift).max() < FIT_CONVERGED:
+                break
+        while self.distance < DISTANCE_MAX:
+            film, depth = self.film(points, aspect)
+            if depth.min() > NEAR and film[:, 0].min() >= x0 and film[:, 0].max() <= x1 \
+                    and film[:, 1].min() >= y0 and film[:, 1].max() <= y1:
+                break
+            self.distance = min(DISTANCE_MAX, self.distance * FIT_BACK_OFF)
+        self.fitted = (self.target.copy(), self.distance)
 
     # ------------------------------------------------------------------ frame
     def rotation(self) -> Rotation:

@@ -180,6 +180,10 @@ class TiltedText:
                              f"{_count(verdict.high_bid, 'coin')}")
         return lines
 
+    def confirm(self, state: State, action: Action) -> str | None:
+        """No decision of this game ends a player's game: nothing to confirm."""
+        return None
+
 
     def piece_name(self, state: State, piece: str) -> str:
         """``"your 6-long block"``, ``"Bob's 6-long block"``, ``"the 6-long block in

@@ -234,6 +234,10 @@ class TowerText:
                      f"{_count(state.vertical_pieces(s), 'vertical piece')}" for s in order)
         return lines
 
+    def confirm(self, state: State, action: Action) -> str | None:
+        """No decision of this game ends a player's game: nothing to confirm."""
+        return None
+
 
 #: The object the window asks (see :func:`balance3d.gui.games.game_text`).
 TEXT = TowerText()

@@ -100,6 +100,14 @@ class TribalanceText:
             lines.append("scores: " + ", ".join(str(s) for s in verdict.scores))
         return lines
 
+    def confirm(self, state: State, action: Action) -> str | None:
+        """A pass puts the player out for the rest of the game: the question asked
+        before it is played; None for any other action."""
+        if isinstance(action, Pass):
+            name = state.players[state.current_player].name
+            return f"{name}: pass and be out for the rest of this game?"
+        return None
+
 
     def piece_name(self, state: State, piece: str) -> str:
         """``"your weight-2 piece"``, ``"Bob's weight-5 piece"``."""
