@@ -57,7 +57,7 @@ def hud_text(session: Session) -> HudText:
         seats=seats, prompt=_prompt(session), log=[e.text for e in state.events[-LOG_LINES:]],
         verdict=text.verdict_lines(session.last_verdict) if session.last_verdict else [],
         decisions=decisions,
-        result=describe_outcome(session.record()) if state.is_over else [])
+        result=text.result_lines(state, session.record()) if state.is_over else [])
 
 
 def _decisions(state: State) -> list[Action]:

@@ -21,6 +21,7 @@ from balance3d import record as rec
 from balance3d.bots import make_bot
 from balance3d.games import Drop, Pass, Place, new_game
 from balance3d.games.base import Player
+from balance3d.gui.games import game_text
 from balance3d.gui.layout import ELLIPSIS, Rect
 
 #: Window sizes checked (width, height px).
@@ -157,7 +158,7 @@ def test_no_widget_overlaps_another_or_the_table(base, tmp_path, monkeypatch, si
         # a refusal by the game, then one too long for the message line
         action, reason = refusal(state)
         app.submit(action)
-        assert app.widgets.text("message") == reason
+        assert app.widgets.text("message") == game_text(game).refusal(state, reason)
         check(app, "refusal")
         app.widgets.set_status(LONG, alert=True)
         check(app, "long refusal")
@@ -184,7 +185,9 @@ def test_no_widget_overlaps_another_or_the_table(base, tmp_path, monkeypatch, si
         # the end
         app.start(session_at(game, seats, seed, lambda s: s.is_over, tmp_path))
         check(app, "end")
-        assert app.widgets.text("verdict").startswith("result (")
+        # the verdict panel shows the game's result, in the game's own words
+        result = game_text(game).result_lines(app.session.state, app.session.record())
+        assert result and app.widgets.text("verdict") == "\n".join(result)
     finally:
         app.destroy()
 
