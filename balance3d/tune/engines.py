@@ -10,7 +10,9 @@ import os
 import signal
 import socket
 import sys
+import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from multiprocessing.connection import Connection
 from typing import Any, Iterator
 
 from balance3d.tune.worker import RunError, run_task
@@ -36,10 +38,30 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def _ignore_interrupts() -> None:
-    """A worker leaves Ctrl-C to the parent, which stops handing out runs and waits
-    for the runs under way."""
+#: Exit status of a local worker that ends because the command that started it ended.
+ORPHAN_EXIT = 70
+
+
+def _start_worker(lifeline: Connection) -> None:
+    """A local worker's start: it leaves Ctrl-C to the parent, which stops handing
+    out runs and waits for the runs under way, and it watches ``lifeline``, the
+    reading end of a pipe whose only writer is the command's process (see
+    :func:`_exit_when_closed`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_when_closed, args=(lifeline,), name="lifeline",
+                     daemon=True).start()
+
+
+def _exit_when_closed(lifeline: Connection) -> None:
+    """Block until ``lifeline`` reads end of file, then end this worker at once
+    (status :data:`ORPHAN_EXIT`).  The kernel closes the writer whenever the command
+    ends, by any signal (SIGKILL included), a crash or a normal exit, so a worker
+    never outlives it; the fork server ends the same way, on its own pipe."""
+    try:
+        lifeline.recv_bytes()
+    except (EOFError, OSError):
+        pass
+    os._exit(ORPHAN_EXIT)
 
 
 def pool_context() -> multiprocessing.context.BaseContext:
@@ -56,10 +78,12 @@ def pool_context() -> multiprocessing.context.BaseContext:
 
 def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict[str, Any]]:
     """Run ``tasks`` on a pool of ``workers`` processes (default every core) started
-    by :func:`pool_context`."""
+    by :func:`pool_context`.  The workers end with this process however it ends
+    (:func:`_exit_when_closed`)."""
     count = max(1, min(workers or default_workers(), len(tasks)))
+    lifeline, writer = multiprocessing.Pipe(duplex=False)
     pool = ProcessPoolExecutor(count, mp_context=pool_context(),
-                               initializer=_ignore_interrupts)
+                               initializer=_start_worker, initargs=(lifeline,))
     try:
         pending = {pool.submit(run_task, task) for task in tasks}
         while pending:
@@ -68,6 +92,8 @@ def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict
                 yield future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        writer.close()
+        lifeline.close()
 
 
 def _bound_join() -> None:
