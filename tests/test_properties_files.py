@@ -230,3 +230,13 @@ def test_a_toml_file_over_the_size_limit_is_not_parsed(tmp_path, capsys):
     status, _, err = run(capsys, ["scene", "show", str(path)])
     assert status == 2
     assert err == f"balance3d scene: error: {path}: over the limit of {MAX_BYTES} bytes\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("argv", [["scene", "show"], ["tune", "run"]], ids=["scene", "sweep"])
+def test_a_file_that_opens_but_cannot_be_read_is_one_line(tmp_path, capsys, argv):
+    """/proc/self/mem opens, and reading it from its start fails (EIO)."""
+    status, _, err = run(capsys, [*argv, "/proc/self/mem",
+                                  *(["--out", str(tmp_path / "o")] if argv[0] == "tune" else [])])
+    assert status == 2
+    assert err.count("\n") == 1 and "/proc/self/mem: cannot read: " in err, err
