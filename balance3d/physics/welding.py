@@ -85,6 +85,7 @@ REACH_STEPS = 2
 #: the two parts, the settings, both poses and Bullet's points (their bits): every
 #: input of :meth:`Welds.patch`, so a remembered patch is the patch, bit for bit.
 #: Worlds rebuilt from one snapshot meet the same resting pairs again and again.
+#: An entry holds about 0.8 kB, so a thread's cache at most about 3.5 MB.
 PATCH_CACHE_SIZE = 4096
 
 
