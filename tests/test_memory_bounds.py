@@ -2,20 +2,33 @@
 number of entries, and the C heap is told to give freed memory back."""
 from __future__ import annotations
 
+import ctypes
 import threading
+from pathlib import Path
 
 import pytest
 
 from balance3d import scene as scene_module
 from balance3d.bots import make_bot
+from balance3d import games
 from balance3d.games import new_game
 from balance3d.physics import caches, heap, statics, welding
 
 #: Entries each physics cache may hold in the test (far fewer than a game fills).
 SMALL = 3
+#: bytes, MB, MB: the heap blocks of the heap test, how much of them, and how far
+#: above its start the process may stay once they are freed.
+BLOCK = 64 * 1024
+HEAP_MB = 64
+SLACK_MB = 16
 #: Moves of a seeded Tilted game played with the small caches (its welded blocks
 #: need more than 20 statics programs and contact patches by then).
 MOVES = 6
+
+
+def _rss_mb() -> float:
+    status = Path("/proc/self/status").read_text()
+    return int(status.split("VmRSS:")[1].split()[0]) / 1024
 
 
 def test_the_physics_caches_hold_no_more_than_their_size(monkeypatch):
@@ -53,10 +66,30 @@ def test_the_scene_cache_keeps_its_size(monkeypatch):
     assert scene_module._load_cached.cache_info().hits == info.hits + 1
 
 
-@pytest.mark.skipif(not heap.sys.platform.startswith("linux"), reason="glibc's mallopt")
-def test_the_heap_thresholds_are_set_unless_the_user_chose_them(monkeypatch):
-    for name in heap.USER_SETTINGS:
-        monkeypatch.delenv(name, raising=False)
-    assert heap.bound_heap() is True
-    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "1000000")
-    assert heap.bound_heap() is False
+@pytest.mark.skipif(heap._malloc_trim() is None, reason="glibc's malloc_trim")
+def test_freed_heap_memory_goes_back_to_the_system():
+    """Blocks of 64 kB (below glibc's mmap threshold, so on its heap), 64 MB of them
+    written and freed but the last (so that the heap's top cannot shrink on its
+    own): once released, the process's RSS is back within 16 MB of its start."""
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = (ctypes.c_size_t,)
+    libc.free.argtypes = (ctypes.c_void_p,)
+    heap.release_freed_memory()
+    before = _rss_mb()
+    blocks = [libc.malloc(BLOCK) for _ in range(HEAP_MB * 1024 * 1024 // BLOCK)]
+    for block in blocks:
+        ctypes.memset(block, 1, BLOCK)
+    for block in blocks[:-1]:
+        libc.free(block)
+    assert _rss_mb() > before + HEAP_MB / 2
+    assert heap.release_freed_memory() is True
+    assert _rss_mb() < before + SLACK_MB
+    libc.free(blocks[-1])
+
+
+def test_a_new_game_releases_the_freed_memory_first(monkeypatch):
+    calls = []
+    monkeypatch.setattr(games, "release_freed_memory", lambda: calls.append(1) or True)
+    games.new_game("tilted", players=2, seed=1)
+    assert calls == [1]

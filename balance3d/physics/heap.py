@@ -1,48 +1,46 @@
-"""The C heap under the physics: glibc's allocator told to give freed memory back.
+"""The C heap under the physics: freed memory handed back to the system.
 
 Every World connects a pybullet client and disconnects it when it is dropped, and
 the planners make and drop hundreds of Worlds a turn (clones of the state).  What
 Bullet, numpy and HiGHS free then is mostly small and medium blocks that glibc's
-``malloc`` keeps for reuse: with its default, self-raising thresholds a process
-that has played a dozen games holds about 320 MB (Linux, x86-64), of which Python
-objects are under 10 MB and the caches of :mod:`balance3d.physics.caches` about
-5 MB; the rest is freed memory the allocator has not returned.
-:func:`bound_heap` fixes both thresholds at :data:`THRESHOLD_BYTES` (glibc's
-``mallopt``), so blocks that large are mapped and unmapped on their own and the top
-of the heap is returned as soon as that much of it is free: the same games leave
-about 130 MB, the libraries' own share (pybullet, trimesh, scipy, shapely, HiGHS).
+``malloc`` keeps for reuse, scattered through its heap: a process that has played
+a dozen games holds about 310 MB (Linux, x86-64), of which Python objects are under
+10 MB and the caches of :mod:`balance3d.physics.caches` about 5 MB; the rest is
+freed memory the allocator has not returned.  :func:`release_freed_memory` returns
+it (glibc's ``malloc_trim``, which also gives back the free pages inside the heap):
+after it the same process holds about 125 MB, the libraries' own share (pybullet,
+trimesh, scipy, shapely, HiGHS).  :func:`balance3d.games.new_game` calls it, so a
+process that plays game after game starts each one from that floor.
 
-Only glibc has ``mallopt``; elsewhere, or when the ``MALLOC_TRIM_THRESHOLD_`` or
-``MALLOC_MMAP_THRESHOLD_`` environment variables choose the thresholds, nothing is
-changed.
+Fixing glibc's trim and mmap thresholds instead (``mallopt``) keeps the heap as low
+but cost a third more CPU time in the same games; trimming once a game costs a few
+milliseconds.  Only glibc has ``malloc_trim``; elsewhere nothing is done.
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import os
 import sys
-
-#: bytes: glibc's trim and mmap thresholds here (its initial values, which glibc
-#: otherwise raises up to 32 MiB as blocks are freed).
-THRESHOLD_BYTES = 128 * 1024
-#: glibc's ``mallopt`` parameters (malloc.h).
-M_TRIM_THRESHOLD = -1
-M_MMAP_THRESHOLD = -3
-#: Environment variables with which a user sets the thresholds instead.
-USER_SETTINGS = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_")
+from functools import lru_cache
+from typing import Callable
 
 
-def bound_heap() -> bool:
-    """Fix glibc's trim and mmap thresholds at :data:`THRESHOLD_BYTES`; True when
-    they were set (glibc, and no threshold set by the environment)."""
-    if not sys.platform.startswith("linux") or any(v in os.environ for v in USER_SETTINGS):
-        return False
+@lru_cache(maxsize=1)
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None where the C library has none."""
+    if not sys.platform.startswith("linux"):
+        return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
+        trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
     except (OSError, AttributeError):
-        return False
-    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
-    return all(mallopt(parameter, THRESHOLD_BYTES) == 1
-               for parameter in (M_TRIM_THRESHOLD, M_MMAP_THRESHOLD))
+        return None
+    trim.argtypes = (ctypes.c_size_t,)
+    trim.restype = ctypes.c_int
+    return trim
+
+
+def release_freed_memory() -> bool:
+    """Return the C heap's free memory to the system; True when glibc did so (it
+    found memory to give back), False elsewhere or when it found none."""
+    trim = _malloc_trim()
+    return trim is not None and trim(0) == 1
