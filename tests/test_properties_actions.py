@@ -20,7 +20,7 @@ from balance3d.games import IllegalActionError, game_names, get_game, new_game
 from balance3d.games.actions import ACTION_TYPES
 
 #: Examples per property and state.
-EXAMPLES = 40
+EXAMPLES = 30
 PROPERTY = settings(derandomize=True, database=None, deadline=None,
                     max_examples=EXAMPLES,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,

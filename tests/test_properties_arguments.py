@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from balance3d.cli import build_parser, main
 
 #: Examples per property.
-EXAMPLES = 80
+EXAMPLES = 60
 PROPERTY = settings(derandomize=True, database=None, deadline=None, max_examples=EXAMPLES,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])

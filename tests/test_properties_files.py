@@ -27,7 +27,7 @@ RECORD = ROOT / "tests" / "golden" / "tribalance_random_seed3.json"
 SCENES = sorted((ROOT / "scenes").glob("*.toml"))
 SWEEPS = sorted((ROOT / "scenes" / "sweeps").glob("*.toml"))
 #: Examples per property.
-EXAMPLES = 40
+EXAMPLES = 30
 PROPERTY = settings(derandomize=True, database=None, deadline=None, max_examples=EXAMPLES,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
