@@ -65,6 +65,7 @@ where a later statics check or a reading of forces is on a knife edge).
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -113,7 +114,10 @@ class Welds:
     bodies."""
 
     def __init__(self, world) -> None:
-        self.world = world
+        # a proxy, not the World: the World owns this object, and a reference back
+        # would make a cycle that keeps every dropped World (and its pybullet
+        # client's memory) until Python's cyclic collector happens to run
+        self.world = weakref.proxy(world)
         self.still_since: dict[str, float] = {}
         self.pairs: dict[frozenset, list[WeldContact]] = {}
         self.retry: dict[frozenset, float] = {}
