@@ -1,9 +1,12 @@
 """What bounds the memory a long process holds: each cache keeps at most its stated
-number of entries, and the C heap is told to give freed memory back."""
+number of entries, a dropped World goes at once, and the C heap gives freed memory
+back."""
 from __future__ import annotations
 
 import ctypes
+import gc
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
@@ -93,3 +96,20 @@ def test_a_new_game_releases_the_freed_memory_first(monkeypatch):
     monkeypatch.setattr(games, "release_freed_memory", lambda: calls.append(1) or True)
     games.new_game("tilted", players=2, seed=1)
     assert calls == [1]
+
+
+@pytest.mark.parametrize("game", ["tilted", "tribalance", "tower"])
+def test_a_dropped_clone_frees_its_world_at_once(game):
+    """A planner's trial clone, dropped, takes its World (and the pybullet client's
+    memory) with it at once, without waiting for Python's cyclic collector: nothing
+    the World owns refers back to it."""
+    state = new_game(game, players=2, seed=1)
+    gc.collect()
+    gc.disable()
+    try:
+        clone = state.clone()
+        world = weakref.ref(clone.world)
+        del clone
+        assert world() is None
+    finally:
+        gc.enable()
