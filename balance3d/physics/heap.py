@@ -3,14 +3,14 @@
 Every World connects a pybullet client and disconnects it when it is dropped, and
 the planners make and drop hundreds of Worlds a turn (clones of the state).  What
 Bullet, numpy and HiGHS free then is mostly small and medium blocks that glibc's
-``malloc`` keeps for reuse, scattered through its heap: a process that has played
-a dozen games holds about 310 MB (Linux, x86-64), of which Python objects are under
-10 MB and the caches of :mod:`balance3d.physics.caches` about 5 MB; the rest is
-freed memory the allocator has not returned.  :func:`release_freed_memory` returns
-it (glibc's ``malloc_trim``, which also gives back the free pages inside the heap):
-after it the same process holds about 125 MB, the libraries' own share (pybullet,
-trimesh, scipy, shapely, HiGHS).  :func:`balance3d.games.new_game` calls it, so a
-process that plays game after game starts each one from that floor.
+``malloc`` keeps for reuse, scattered through its heap, so a process's resident
+memory stays at the high-water mark of the games it played.
+:func:`release_freed_memory` returns it (glibc's ``malloc_trim``, which also gives
+back the free pages inside the heap): after a game of the memory benchmark
+(``python -m benchmarks.memory``) it takes a process from about 160 MB to about
+135 MB, the libraries' own share (pybullet, trimesh, scipy, shapely, HiGHS) and the
+bounded caches.  :func:`balance3d.games.new_game` calls it, so a process that plays
+game after game starts each one from that floor.
 
 Fixing glibc's trim and mmap thresholds instead (``mallopt``) keeps the heap as low
 but cost a third more CPU time in the same games; trimming once a game costs a few

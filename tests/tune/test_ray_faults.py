@@ -75,8 +75,16 @@ class WorkerKiller(threading.Thread):
 
     def run(self) -> None:
         found: list[int] = []
-        if poll(lambda: self.stop.is_set() or bool(found.extend(
-                filter(None, [self._running_task()])) or found)) and found:
+
+        def seen() -> bool:
+            if self.stop.is_set():
+                return True
+            pid = self._running_task()
+            if pid is not None:
+                found.append(pid)
+            return bool(found)
+
+        if poll(seen) and found:
             os.kill(found[0], signal.SIGKILL)
             self.killed = found[0]
 
