@@ -74,7 +74,9 @@ def read_json(path: str | Path) -> Any:
     try:
         value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
-        raise JsonFileError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} "
+        # "Unterminated string starting at" already ends in "at"
+        raise JsonFileError(f"{path}: not JSON: {exc.msg.removesuffix(' at')} at line "
+                            f"{exc.lineno} "
                             f"column {exc.colno}") from None
     except RecursionError:
         raise JsonFileError(f"{path}: lists or objects nested deeper than {MAX_DEPTH} "

@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from balance3d.jsonio import MAX_DEPTH, check_limits
+from balance3d.jsonio import MAX_BYTES, MAX_DEPTH, check_limits
 
 
 class SceneError(ValueError):
@@ -16,19 +16,24 @@ class SceneError(ValueError):
 
 
 class TomlLimitError(ValueError):
-    """A TOML file nested deeper than :data:`balance3d.jsonio.MAX_DEPTH` levels of
-    arrays and tables, or with a string longer than
+    """A TOML file over :data:`balance3d.jsonio.MAX_BYTES` bytes, nested deeper than
+    :data:`balance3d.jsonio.MAX_DEPTH` levels of arrays and tables, or with a string
+    longer than
     :data:`balance3d.jsonio.MAX_STRING`; the message says which key."""
 
 
 def load_toml(fh: BinaryIO) -> dict:
     """The TOML document read from the binary file ``fh``, within the limits JSON
-    files are read with (:data:`~balance3d.jsonio.MAX_DEPTH` levels,
+    files are read with (:data:`~balance3d.jsonio.MAX_BYTES` bytes, read no
+    further; :data:`~balance3d.jsonio.MAX_DEPTH` levels;
     :data:`~balance3d.jsonio.MAX_STRING` characters).  Raises
     :class:`tomllib.TOMLDecodeError`, :class:`UnicodeDecodeError` or
     :class:`TomlLimitError`."""
+    raw = fh.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise TomlLimitError(f"over the limit of {MAX_BYTES} bytes")
     try:
-        data = tomllib.load(fh)
+        data = tomllib.loads(raw.decode("utf-8"))
     except RecursionError:
         raise TomlLimitError(f"arrays or tables nested deeper than {MAX_DEPTH} "
                              f"levels") from None
@@ -54,6 +59,8 @@ def read_toml(path: Path) -> dict:
         raise SceneError(f"{path}: not valid TOML: {exc}") from None
     except TomlLimitError as exc:
         raise SceneError(f"{path}: {exc}") from None
+    except OSError as exc:
+        raise SceneError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def _merge(base: dict, top: dict) -> dict:

@@ -120,7 +120,7 @@ def _libraries() -> None:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     """``tune SWEEP.toml --out DIR``: run the sweep, print where the tables are."""
-    from balance3d.tune.engines import EngineError
+    from balance3d.tune.engines import EngineError, RunsLostError
     from balance3d.tune.experiment import ExperimentError
     from balance3d.tune.outputs import OutputError
     from balance3d.tune.runner import run_sweep
@@ -140,6 +140,9 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         print(f"balance3d tune: stopped; the finished runs are in {args.out}/runs.jsonl: "
               f"run the same command again to resume", file=sys.stderr)
         raise
+    except RunsLostError as exc:
+        raise CommandError(f"{exc}; the finished runs are in {args.out}/runs.jsonl: run "
+                           f"the same command again to resume") from None
     except (SweepError, OutputError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
     tables = ["runs.parquet", *(["runs.csv"] if args.csv else []), "summary.csv",

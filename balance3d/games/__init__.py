@@ -9,6 +9,7 @@ from balance3d.games.base import (Action, Choose, Drop, GameError, IllegalAction
                                   Pass, Place, Player, RecordError, State, Verdict,
                                   action_from_dict, action_to_dict)
 from balance3d.games.game import Game
+from balance3d.physics.heap import release_freed_memory
 from balance3d.scene import Scene, load_scene
 
 #: Game name -> module defining its :class:`Game` (attribute ``GAME``).
@@ -41,6 +42,8 @@ def new_game(name: str, players: int | list[str] | list[Player] = 2, seed: int =
     scene : bundled name, path or loaded :class:`Scene` (default: the variant's
     bundled scene).  variant : default the scene's variant, else the game's first.
     bots : per seat, a bot name or None for a human (used with counts or names).
+    Before the game is set up, the C heap's free memory goes back to the system
+    (:func:`balance3d.physics.heap.release_freed_memory`).
     """
     game = get_game(name)
     if isinstance(scene, Scene):
@@ -59,6 +62,8 @@ def new_game(name: str, players: int | list[str] | list[Player] = 2, seed: int =
         else:
             bot = bots[i] if bots is not None and i < len(bots) else None
             seats.append(Player(i, str(p), bot))
+    # the Worlds of the games played before are gone: hand their memory back
+    release_freed_memory()
     return game.state_class.new(loaded, seats, int(seed), variant)
 
 

@@ -37,7 +37,8 @@ _TO_VERTICAL = {
 def design_vertices(part: Part) -> np.ndarray:
     """(n, 3) m: ``part``'s mesh vertices in its design frame (the body-frame mesh
     moved by ``design_from_body`` with :func:`balance3d.numerics.transform_points`,
-    not by trimesh's BLAS product).  Read-only."""
+    not by trimesh's BLAS product).  Read-only.  Kept for the 64 parts asked for
+    last (each array a few kB; the part, kept with it, is its scene's)."""
     verts = numerics.transform_points(part.design_from_body, part.mesh.vertices)
     verts.setflags(write=False)
     return verts

@@ -47,7 +47,8 @@ SOLUTION_TOLERANCE = 10.0 * FEASIBILITY_TOLERANCE ** 0.5
 #: first; :mod:`balance3d.physics.caches` switches and empties them).  A World solves
 #: the same program again and again (a welded group whose contacts and loads have
 #: not changed); the program is deterministic (HiGHS is cleared before each one), so
-#: a remembered answer is the answer, bit for bit.
+#: a remembered answer is the answer, bit for bit.  An entry holds about 2.5 kB
+#: (its key's bits and the solution), so a thread's cache at most about 2.5 MB.
 STATICS_CACHE_SIZE = 1024
 #: Simplex iterations per row of the program after which HiGHS is taken to be
 #: stuck.  The 234 statics programs of 32 judged Tilted drops that HiGHS's dual

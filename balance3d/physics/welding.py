@@ -65,6 +65,7 @@ where a later statics check or a reading of forces is on a knife edge).
 from __future__ import annotations
 
 import math
+import weakref
 
 from balance3d.physics.engine_contacts import WeldEngine
 from balance3d.physics.impact_check import ImpactCheck
@@ -99,6 +100,11 @@ class Welds:
     (``dirty``)."""
 
     def __init__(self, world) -> None:
+        # a proxy, not the World, here and in every part: the World owns this
+        # object, and a reference back would make a cycle that keeps every dropped
+        # World (and its pybullet client's memory) until Python's cyclic collector
+        # happens to run
+        world = weakref.proxy(world)
         self.world = world
         engine = WeldEngine(world)
         self.graph = WeldGraph(world)

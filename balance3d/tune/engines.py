@@ -10,7 +10,9 @@ import os
 import signal
 import socket
 import sys
+import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from multiprocessing.connection import Connection
 from typing import Any, Iterator
 
 from balance3d.tune.worker import RunError, run_task
@@ -25,10 +27,24 @@ JOIN_TIMEOUT_S = 10.0
 #: Attempts Ray makes to reach the cluster's GCS when joining it (Ray's default: 20,
 #: each up to its connect timeouts, which made a wrong address wait for minutes).
 JOIN_ATTEMPTS = 1
+#: Times Ray runs a task again when its worker process or its node is lost (Ray's
+#: ``max_retries``: system failures only; a run that raises is not retried, it
+#: would raise again).
+RAY_RETRIES = 3
+#: Attempts at starting a local Ray instance (each bounded by Ray's own 30 s wait
+#: for its node, which a loaded machine can miss).
+LOCAL_START_ATTEMPTS = 2
+#: How to start Ray by hand, named when a local instance does not start.
+BY_HAND = "start one by hand with 'ray start --head' and pass --address auto"
 
 
 class EngineError(RuntimeError):
     """An engine cannot start (Ray missing or unreachable)."""
+
+
+class RunsLostError(EngineError):
+    """Ray lost a run beyond its retries (its worker or node died each time); the
+    runs finished before it are kept."""
 
 
 def default_workers() -> int:
@@ -36,10 +52,30 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def _ignore_interrupts() -> None:
-    """A worker leaves Ctrl-C to the parent, which stops handing out runs and waits
-    for the runs under way."""
+#: Exit status of a local worker that ends because the command that started it ended.
+ORPHAN_EXIT = 70
+
+
+def _start_worker(lifeline: Connection) -> None:
+    """A local worker's start: it leaves Ctrl-C to the parent, which stops handing
+    out runs and waits for the runs under way, and it watches ``lifeline``, the
+    reading end of a pipe whose only writer is the command's process (see
+    :func:`_exit_when_closed`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_when_closed, args=(lifeline,), name="lifeline",
+                     daemon=True).start()
+
+
+def _exit_when_closed(lifeline: Connection) -> None:
+    """Block until ``lifeline`` reads end of file, then end this worker at once
+    (status :data:`ORPHAN_EXIT`).  The kernel closes the writer whenever the command
+    ends, by any signal (SIGKILL included), a crash or a normal exit, so a worker
+    never outlives it; the fork server ends the same way, on its own pipe."""
+    try:
+        lifeline.recv_bytes()
+    except (EOFError, OSError):
+        pass
+    os._exit(ORPHAN_EXIT)
 
 
 def pool_context() -> multiprocessing.context.BaseContext:
@@ -56,10 +92,12 @@ def pool_context() -> multiprocessing.context.BaseContext:
 
 def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict[str, Any]]:
     """Run ``tasks`` on a pool of ``workers`` processes (default every core) started
-    by :func:`pool_context`."""
+    by :func:`pool_context`.  The workers end with this process however it ends
+    (:func:`_exit_when_closed`)."""
     count = max(1, min(workers or default_workers(), len(tasks)))
+    lifeline, writer = multiprocessing.Pipe(duplex=False)
     pool = ProcessPoolExecutor(count, mp_context=pool_context(),
-                               initializer=_ignore_interrupts)
+                               initializer=_start_worker, initargs=(lifeline,))
     try:
         pending = {pool.submit(run_task, task) for task in tasks}
         while pending:
@@ -68,6 +106,8 @@ def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict
                 yield future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        writer.close()
+        lifeline.close()
 
 
 def _bound_join() -> None:
@@ -102,7 +142,9 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
     """Run ``tasks`` as Ray tasks of one CPU each, on the cluster at ``address`` or,
     without one, on a Ray instance started here (or the one this process already
     joined).  At most ``workers`` tasks are in flight (default twice the cluster's
-    CPUs).  Ray is checked, joined or started here, before the first row is asked
+    CPUs).  A run whose worker process or node is lost is run again, up to
+    :data:`RAY_RETRIES` times, and the sweep goes on; beyond that,
+    :class:`RunsLostError`.  Ray is checked, joined or started here, before the first row is asked
     for, so that an unreachable ``address`` is refused before anything is shown;
     the returned iterator shuts down an instance started here when it ends or is
     closed."""
@@ -115,42 +157,76 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
         raise EngineError("--engine ray needs Ray: install balance3d[ray]") from None
     started = not ray.is_initialized()
     if started:
-        try:
-            # a cluster decides its own dashboard and logging; a local instance
-            # started here runs without the dashboard and keeps workers' output quiet
-            if address:
+        if address:
+            try:
                 ray.init(address=address)
-            else:
-                ray.init(include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise EngineError(f"cannot join Ray at {address or 'a local instance'}: "
-                              f"{str(exc).splitlines()[0] if str(exc) else exc}") from None
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise EngineError(f"cannot join Ray at {address}: {_first_line(exc)}") \
+                    from None
+        else:
+            _start_local(ray)
     return _ray_rows(ray, tasks, workers, started)
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of ``exc``'s message, or its type's name without one."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _start_local(ray: Any) -> None:
+    """Start a local Ray instance, without the dashboard and with the workers' output
+    kept quiet (a cluster decides both for itself), in up to
+    :data:`LOCAL_START_ATTEMPTS` attempts; :class:`EngineError` saying how to start
+    Ray by hand when none succeeds.  Ray raises a bare ``Exception`` when its node
+    misses its start-up wait, hence the broad catch."""
+    for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
+        try:
+            ray.init(include_dashboard=False, log_to_driver=False)
+            return
+        except Exception as exc:  # noqa: BLE001 (see the docstring)
+            ray.shutdown()
+            if attempt == LOCAL_START_ATTEMPTS:
+                raise EngineError(
+                    f"a local Ray instance did not start in {LOCAL_START_ATTEMPTS} "
+                    f"attempts ({_first_line(exc)}); {BY_HAND}") from None
 
 
 def _ray_rows(ray: Any, tasks: list[dict[str, Any]], workers: int | None,
               started: bool) -> Iterator[dict[str, Any]]:
     """The rows of ``tasks`` run on the joined Ray (see :func:`run_ray`);
     ``started``: this process started that Ray instance and shuts it down."""
-    remote = ray.remote(num_cpus=1, max_retries=0)(run_task)
+    remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES,
+                        retry_exceptions=False)(run_task)
     limit = workers or 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
     queue = iter(tasks)
     pending: list[Any] = []
+    running: dict[Any, dict[str, Any]] = {}
     try:
         while True:
             for task in queue:
-                pending.append(remote.remote(task))
+                ref = remote.remote(task)
+                pending.append(ref)
+                running[ref] = task
                 if len(pending) >= limit:
                     break
             if not pending:
                 return
             done, pending = ray.wait(pending, num_returns=1)
+            task = running.pop(done[0])
             try:
-                yield ray.get(done[0])
+                row = ray.get(done[0])
             except ray.exceptions.RayTaskError as exc:
                 cause = getattr(exc, "cause", None)
                 raise cause if isinstance(cause, RunError) else RunError(
-                    str(exc).splitlines()[0]) from None
+                    _first_line(exc)) from None
+            except ray.exceptions.RayError as exc:
+                raise RunsLostError(
+                    f"Ray lost the run of combination {task['combination']}, case "
+                    f"{task['case']}, repetition {task['repetition']} after "
+                    f"{RAY_RETRIES} retries ({type(exc).__name__}: "
+                    f"{_first_line(exc)})") from None
+            yield row
     finally:
         for ref in pending:
             ray.cancel(ref)

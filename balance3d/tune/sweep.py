@@ -142,6 +142,8 @@ def load_sweep(path: str | Path) -> Sweep:
         raise SweepError(f"{path}: is a folder, not a sweep file") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SweepError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise SweepError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return _parse(path, data)
 
 
