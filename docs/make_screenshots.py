@@ -6,7 +6,8 @@ Run from the repository root (balance3d installed, or ``PYTHONPATH=.``)::
     python docs/make_screenshots.py
 
 Each PNG in ``docs/screenshots/`` is made by the command printed before it, so any
-of them can be made again by hand.
+of them can be made again by hand: bots' games at a few turns, then each game's
+window at the moments a player meets (``docs/screenshot_moments.py``).
 """
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ SHOTS = (
      "Tower: four bases with their towers, the roll, the marker on the tower's top, the "
      "trays and the pieces that left the game"),
 )
+#: The games whose moments (holding a piece, a refusal, a decision, a question, the
+#: end) ``docs/screenshot_moments.py`` shows: (game, seats, seed).
+MOMENTS = (("tilted", 3, 2), ("tribalance", 3, 2), ("tower", 4, 0))
 
 
 def main() -> int:
@@ -42,6 +46,12 @@ def main() -> int:
         command = [sys.executable, "-m", "balance3d.cli", "play", *game, "--size", SIZE,
                    "--turns", str(turns), "--screenshot", str(FOLDER / name)]
         print(f"{name}: {what}\n  balance3d play {' '.join(command[4:])}", flush=True)
+        subprocess.run(command, check=True)
+    for game, seats, seed in MOMENTS:
+        command = [sys.executable, str(Path(__file__).with_name("screenshot_moments.py")),
+                   game, str(seats), str(seed), str(FOLDER), "--size", SIZE]
+        print(f"{game}'s moments:\n  python docs/screenshot_moments.py "
+              f"{' '.join(command[2:])}", flush=True)
         subprocess.run(command, check=True)
     return 0
 

@@ -61,9 +61,9 @@ def describe_outcome(record: dict[str, Any]) -> list[str]:
     if len(players) == 1:
         return lines
     order = sorted(range(len(ranks)), key=lambda s: (ranks[s], s))
-    if _ranked_against_scores(ranks, scores):
+    if ranked_against_scores(ranks, scores):
         basis = ("elimination order: the last out ranks highest"
-                 if _ranked_by_elimination(ranks, [e["player"] for e in out_events])
+                 if ranked_by_elimination(ranks, [e["player"] for e in out_events])
                  else "the game's rules")
         lines.append(f"  ranked by {basis}, not by {score}:")
     for seat in order:
@@ -81,13 +81,13 @@ def describe_waiting(record: dict[str, Any], seat: int | None, phase: str) -> st
             f"'{phase}' move by {rec.player_label(record['players'][seat])} (seat {seat})")
 
 
-def _ranked_against_scores(ranks: list[int], scores: list[float]) -> bool:
+def ranked_against_scores(ranks: list[int], scores: list[float]) -> bool:
     """True when some seat ranks better than a seat with a higher score."""
     return any(ranks[a] < ranks[b] and scores[a] < scores[b]
                for a in range(len(ranks)) for b in range(len(ranks)))
 
 
-def _ranked_by_elimination(ranks: list[int], eliminated: list[int]) -> bool:
+def ranked_by_elimination(ranks: list[int], eliminated: list[int]) -> bool:
     """True when ``ranks`` are those of the elimination order ``eliminated``
     (seats in the order they went out): seats still in share rank 1, and each seat
     out ranks just below the ones out after it."""

@@ -7,7 +7,6 @@ import pytest
 
 from balance3d import record as rec
 from balance3d.bots import make_bot
-from balance3d.commands.report import describe_outcome
 from balance3d.games import Choose, Drop
 from balance3d.games.tilted import TiltedState
 from balance3d.games.tilted.judge import BeamFrame
@@ -89,10 +88,17 @@ def test_a_finished_game_shows_who_won_and_why():
                      speed="instant") as s:
         tick_until(s, lambda: s.state.is_over)
         hud = hud_text(s)
-        record = s.recorder.record()
-        assert hud.prompt.split("\n") == describe_outcome(record)
-        winner = s.state.players[s.state.outcome.winners[0]].name
-        assert f"{winner} [random] wins" in hud.prompt
+        state = s.state
+        winner = state.players[state.outcome.winners[0]].name
+        lines = hud.prompt.split("\n")
+        assert lines[0].startswith(f"{winner} wins")
+        # every seat's coins, in coins, by rank
+        order = sorted(range(2), key=lambda seat: state.outcome.ranks[seat])
+        coins = [int(state.outcome.scores[seat]) for seat in order]
+        assert lines[-2:] == [f"  {state.outcome.ranks[seat]}. {state.players[seat].name}  "
+                              f"{n} coin{'' if n == 1 else 's'}"
+                              for seat, n in zip(order, coins)]
+        assert "[random]" not in hud.prompt and "result (" not in hud.prompt
         assert marked(hud) == [] and hud.decisions == []
 
 
@@ -113,7 +119,10 @@ def test_a_replay_says_how_far_it_is(tmp_path):
             pass
         lines = hud_text(r).prompt.split("\n")
         assert lines[0] == f"replay: the end; all {total} verdicts as recorded"
-        assert lines[1:] == describe_outcome(r.record())
+        # the solo result: the score in coins and why the game ended
+        coins = int(r.state.outcome.scores[0])
+        assert lines[1] == f"Ann scores {coins} coin{'' if coins == 1 else 's'}"
+        assert lines[2:] == ["Ann has no block and is out"]
 
 
 def test_a_pass_the_game_takes_beside_a_place_gets_a_button():

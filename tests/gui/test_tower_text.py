@@ -148,8 +148,7 @@ def test_the_end_prompt_ranks_by_height():
                                   f"ranking: {ranking}")
     # the result the HUD shows: heights in mm, vertical pieces (the tie-break)
     assert TEXT.result_lines(state, {}) == [
-        "result: the game ends: every piece has been played or removed",
-        "  Player 2 wins",
-        "  ranked by height (heights within 1 mm tie), then by vertical pieces:",
-        f"  1. Player 2  {2 * thickness * 1000:.1f} mm, 0 vertical pieces",
-        f"  2. Player 1  {thickness * 1000:.1f} mm, 0 vertical pieces"]
+        "Player 2 wins",
+        "By height, then vertical pieces:",
+        f"  1. Player 2  {2 * thickness * 1000:.1f} mm, 0 vertical",
+        f"  2. Player 1  {thickness * 1000:.1f} mm, 0 vertical"]

@@ -1,8 +1,13 @@
 """Words every game's refusals share (no Panda3D): the reasons the game layer
 gives for any game (a running turn, the game's end, a malformed action), and the
 fallback for a reason without its rule as data.  Each game's ``text`` module words
-its own rules and asks :func:`common_refusal` for these."""
+its own rules and asks :func:`common_refusal` for these; and the result of a
+finished game in a player's words (:func:`result_words`)."""
 from __future__ import annotations
+
+from typing import Callable
+
+from balance3d.commands.report import ranked_against_scores, ranked_by_elimination
 
 #: What the window says for the reasons every game gives, by their code.
 COMMON = {
@@ -39,9 +44,43 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def count(n: int, word: str) -> str:
+    """``1 coin``, ``3 coins``, ``-1 point``, ``-2 points``, ``0 pieces``."""
+    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
+
+
 def join_names(names: list[str]) -> str:
     """``"a"``, ``"a and b"``, ``"a, b and c"``."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["COMMON", "MM", "capital", "common_refusal", "height_refusal", "join_names"]
+def result_words(state, score: Callable[[int], str], unit: str) -> list[str]:
+    """The result of the finished game ``state`` as a player reads it: who won (and
+    why, when the others went out); what the ranking follows when it is not the
+    order of the scores (``unit``: the scores' word, "coins"), else who went out and
+    when; then the ranking with each seat's ``score(seat)`` ("4 coins")."""
+    outcome, names = state.outcome, [p.name for p in state.players]
+    out = [e for e in state.events if e.kind == "eliminated" and e.player is not None]
+    winners = outcome.winners
+    if len(names) == 1:
+        return [f"{names[0]} scores {score(0)}"] + [capital(e.text) for e in out[-1:]]
+    if len(winners) == 1:
+        last = len(out) == len(names) - 1 and winners[0] not in {e.player for e in out}
+        lines = [f"{names[winners[0]]} wins" + (", the last player left" if last else "")]
+    else:
+        lines = ["Tied first: " + join_names([names[s] for s in winners])]
+    by_elimination = ranked_by_elimination(outcome.ranks, [e.player for e in out])
+    if ranked_against_scores(outcome.ranks, outcome.scores):
+        lines.append(f"Ranked by who went out last, not by {unit}:" if by_elimination
+                     else f"Ranked by the rules, not by {unit}:")
+    elif out:
+        lines.append("Out: " + ", ".join(f"{names[e.player]} after turn {e.turn}"
+                                         for e in out))
+    order = sorted(range(len(names)), key=lambda s: (outcome.ranks[s], s))
+    lines.extend(f"  {outcome.ranks[s]}. {names[s]}  {score(s)}" for s in order)
+    return lines
+
+
+__all__ = ["COMMON", "MM", "capital", "common_refusal", "count", "height_refusal",
+           "join_names",
+           "result_words"]

@@ -15,17 +15,13 @@ from balance3d.games.tilted.rules import Phase, piece_length
 from balance3d.games.tilted.verdicts import (TiltedAuctionVerdict, TiltedBuyVerdict,
                                              TiltedVerdict)
 from balance3d.gui.games.tilted.mats import tray_mats
-from balance3d.gui.games.words import common_refusal, height_refusal, join_names
-from balance3d.commands.report import describe_outcome
+from balance3d.gui.games.words import (common_refusal, count, height_refusal, join_names,
+                                       result_words)
 from balance3d.record import describe_action
 
 #: What the fixed bodies are called.
 BODY_NAMES = {BEAM: "the beam", FULCRUM: "the fulcrum", TABLE: "the table"}
 
-
-def _count(n: int, word: str) -> str:
-    """``1 coin``, ``3 coins``, ``-2 coins``."""
-    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
 
 
 #: A block's id in a game's sentence ("6u-5"), its length the group.
@@ -86,8 +82,8 @@ class TiltedText:
 
     def seat_line(self, state: State, seat: int) -> str:
         """``Ann  4 coins  6 blocks``, with ``out`` for an eliminated seat."""
-        line = (f"{state.players[seat].name}  {_count(state.scores[seat], 'coin')}  "
-                f"{_count(len(state.hand(seat)), 'block')}")
+        line = (f"{state.players[seat].name}  {count(state.scores[seat], 'coin')}  "
+                f"{count(len(state.hand(seat)), 'block')}")
         return line + "  out" if seat in state.eliminated else line
 
     def prompt(self, state: State) -> str:
@@ -101,7 +97,7 @@ class TiltedText:
             return f"{name}: drop a block on the high side of the beam ({high_end(state)})"
         if phase == Phase.BUY:
             return (f"{name}: buy a block from the supply for "
-                    f"{_count(state.rules.buy_cost, 'coin')}? (the die says which)")
+                    f"{count(state.rules.buy_cost, 'coin')}? (the die says which)")
         if phase == Phase.SIZE:
             choice = state.size_choice
             small, large = choice.options
@@ -114,9 +110,9 @@ class TiltedText:
         auction = state.auction
         need = min(a.value for a in state.legal_decisions() if isinstance(a, Choose))
         if auction.high_bidder is None:
-            return (f"{name}: bid at least {_count(need, 'coin')} for the {block(auction.piece)} "
+            return (f"{name}: bid at least {count(need, 'coin')} for the {block(auction.piece)} "
                     f"(lit in the supply) or pass (no bid yet)")
-        return (f"{name}: raise to at least {_count(need, 'coin')} for the "
+        return (f"{name}: raise to at least {count(need, 'coin')} for the "
                 f"{block(auction.piece)} (lit in the supply) or pass (high bid {auction.high} "
                 f"by {state.players[auction.high_bidder].name})")
 
@@ -126,14 +122,14 @@ class TiltedText:
             return "Pass"
         if isinstance(action, Choose):
             if action.what == "buy":
-                return (f"Buy ({_count(state.rules.buy_cost, 'coin')})" if action.value
+                return (f"Buy ({count(state.rules.buy_cost, 'coin')})" if action.value
                         else "Don't buy")
             if action.what == "size":
                 return f"{action.value}-long block"
             if action.what == "auction_order":
                 return f"Auction the {block(action.value)} next"
             if action.what == "bid":
-                return f"Bid {_count(action.value, 'coin')}"
+                return f"Bid {count(action.value, 'coin')}"
         return describe_action(action_to_dict(action))
 
     def verdict_lines(self, verdict: Verdict) -> list[str]:
@@ -143,14 +139,14 @@ class TiltedText:
         if isinstance(verdict, TiltedVerdict):
             lines = [f"the {block(verdict.piece)}: "
                      f"{'tilted' if verdict.tilted else 'not tilted'}, "
-                     f"+{_count(verdict.coins_won, 'coin')}"]
+                     f"+{count(verdict.coins_won, 'coin')}"]
             if verdict.tilted and verdict.value is None:
                 lines.append(f"the beam tilts, but the {block(verdict.piece)} goes back: "
                              f"no coins")
             elif verdict.tilted:
                 lines.append(f"the beam tilts: the {block(verdict.piece)} is worth "
-                             f"{_count(verdict.value, 'coin')}, "
-                             f"{_count(verdict.coins_won, 'coin')} won")
+                             f"{count(verdict.value, 'coin')}, "
+                             f"{count(verdict.coins_won, 'coin')} won")
             elif verdict.beam_resting:
                 lines.append("the beam does not tilt: no coins")
             else:
@@ -159,7 +155,7 @@ class TiltedText:
                          for item in verdict.returned)
             if verdict.penalty_due:
                 lines.append(f"penalty: {verdict.penalty_paid} of "
-                             f"{_count(verdict.penalty_due, 'coin')} paid")
+                             f"{count(verdict.penalty_due, 'coin')} paid")
             if verdict.frozen:
                 lines.append("frozen: " + ", ".join(block(p) for p in verdict.frozen))
             if verdict.settle_timed_out:
@@ -169,15 +165,15 @@ class TiltedText:
                 lines.append(f"the die: {verdict.roll}")
             if verdict.piece is not None:
                 lines.append(f"bought a {block(verdict.piece)} for "
-                             f"{_count(verdict.paid, 'coin')}")
+                             f"{count(verdict.paid, 'coin')}")
         elif isinstance(verdict, TiltedAuctionVerdict):
             if verdict.closed:
                 lines.append(f"the {block(verdict.piece)} sold for "
-                             f"{_count(verdict.price, 'coin')}" if verdict.winner is not None
+                             f"{count(verdict.price, 'coin')}" if verdict.winner is not None
                              else f"the {block(verdict.piece)}: no sale")
             elif verdict.high_bidder is not None:
                 lines.append(f"the {block(verdict.piece)}: high bid "
-                             f"{_count(verdict.high_bid, 'coin')}")
+                             f"{count(verdict.high_bid, 'coin')}")
         return lines
 
     def confirm(self, state: State, action: Action) -> str | None:
@@ -197,8 +193,10 @@ class TiltedText:
         return f"the {block(piece)} {where}"
 
     def result_lines(self, state: State, record: dict) -> list[str]:
-        """The result at the end, as the reports give it (scores are whole numbers)."""
-        return describe_outcome(record)
+        """The result at the end in a player's words, each seat's coins beside
+        its rank."""
+        return result_words(state, lambda seat: count(int(state.outcome.scores[seat]), "coin"),
+                            "coins")
 
     def refusal(self, state: State, reason: str) -> str:
         """The game's refusal in a player's words, saying what to do instead."""
@@ -233,10 +231,10 @@ class TiltedText:
         if code in ("bid_whole", "bid_low"):
             need = state.legal_decisions()
             least = min((a.value for a in need if isinstance(a, Choose)), default=None)
-            return (f"Bid at least {_count(least, 'coin')}, or pass." if least is not None
+            return (f"Bid at least {count(least, 'coin')}, or pass." if least is not None
                     else "Pass: you cannot bid more now.")
         if code == "bid_high":
-            return f"You have only {_count(data['have'], 'coin')}: bid less, or pass."
+            return f"You have only {count(data['have'], 'coin')}: bid less, or pass."
         return common_refusal(reason)
 
 

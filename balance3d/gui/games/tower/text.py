@@ -12,16 +12,12 @@ from balance3d.games.base import Action, Choose, State, Verdict, action_to_dict
 from balance3d.games.tower.rules import LOGO, TABLE, Phase, piece_part
 from balance3d.games.tower.verdicts import TowerChoiceVerdict, TowerDropVerdict
 from balance3d.gui.games.tower.figures import tower_figures
-from balance3d.gui.games.words import common_refusal, height_refusal, join_names
+from balance3d.gui.games.words import common_refusal, count, height_refusal, join_names
 from balance3d.record import describe_action
 
 #: mm per m, for the heights shown.
 MM = 1000.0
 
-
-def _count(n: int, word: str) -> str:
-    """``1 piece``, ``3 pieces``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _mm(height: float) -> str:
@@ -53,14 +49,14 @@ class TowerText:
         hand = state.hand(seat)
         logos = sum(state.rules.shape(piece_part(p)) == LOGO for p in hand)
         height, vertical = tower_figures(state, seat)
-        line = (f"{state.players[seat].name}  {_count(len(hand), 'piece')} left "
-                f"({_count(len(hand) - logos, 'letter')}, {_count(logos, 'logo')})  "
-                f"tower {_mm(height)}, {_count(len(state.tower(seat)), 'piece')}, "
+        line = (f"{state.players[seat].name}  {count(len(hand), 'piece')} left "
+                f"({count(len(hand) - logos, 'letter')}, {count(logos, 'logo')})  "
+                f"tower {_mm(height)}, {count(len(state.tower(seat)), 'piece')}, "
                 f"{vertical} vertical")
         if seat in state.out:
             line += "  out"
         if state.skips[seat]:
-            line += f"  loses {_count(state.skips[seat], 'turn')}"
+            line += f"  loses {count(state.skips[seat], 'turn')}"
         if state.must_stand_vertically[seat]:
             line += "  next piece vertical"
         return line
@@ -219,19 +215,19 @@ class TowerText:
         return common_refusal(reason)
 
     def result_lines(self, state: State, record: dict[str, Any]) -> list[str]:
-        """The result at the end: the end event, the winner or the tied, then the
-        ranking with heights in mm and vertical pieces (the tie-break)."""
+        """The result at the end, short enough for the verdict panel: the winner or
+        the tied, what ranks (height, then vertical pieces: the tie-break), then the
+        ranking with heights in mm and vertical pieces.  (Heights within the rules'
+        ``height_tie`` count as equal; the rules page says so.)"""
         outcome = state.outcome
         names = [p.name for p in state.players]
         first = [s for s, r in enumerate(outcome.ranks) if r == 1]
-        lines = [f"result: {self.end_line(state)}",
-                 f"  {names[first[0]]} wins" if len(first) == 1
-                 else "  tied first: " + ", ".join(names[s] for s in first),
-                 f"  ranked by height (heights within {state.rules.height_tie * MM:g} mm "
-                 f"tie), then by vertical pieces:"]
+        lines = [f"{names[first[0]]} wins" if len(first) == 1
+                 else "Tied first: " + join_names([names[s] for s in first]),
+                 "By height, then vertical pieces:"]
         order = sorted(range(len(names)), key=lambda s: (outcome.ranks[s], s))
         lines.extend(f"  {outcome.ranks[s]}. {names[s]}  {_mm(outcome.scores[s])}, "
-                     f"{_count(state.vertical_pieces(s), 'vertical piece')}" for s in order)
+                     f"{state.vertical_pieces(s)} vertical" for s in order)
         return lines
 
     def confirm(self, state: State, action: Action) -> str | None:

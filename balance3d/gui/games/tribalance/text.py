@@ -10,14 +10,10 @@ from balance3d.games.tribalance.rules import piece_owner, piece_weight
 from balance3d.games.tribalance.verdicts import TribalancePassVerdict, TribalanceVerdict
 from balance3d.gui.games.tribalance.places import (CORNER_NAMES, SIDE_NAMES, field_name,
                                                    seat_names, towards)
-from balance3d.gui.games.words import capital, common_refusal, join_names
-from balance3d.commands.report import describe_outcome
+from balance3d.gui.games.words import (capital, common_refusal, count, join_names,
+                                       result_words)
 from balance3d.record import describe_action
 
-
-def _count(n: int, word: str) -> str:
-    """``1 point``, ``3 points``, ``-2 points``."""
-    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
 
 
 def contact_name(contact: dict) -> str:
@@ -45,8 +41,8 @@ class TribalanceText:
         """``Ann  12 points  9 pieces left (weight 27)``, with ``out`` for a seat
         that is out."""
         hand = state.hand(seat)
-        line = (f"{state.players[seat].name}  {_count(state.scores[seat], 'point')}  "
-                f"{_count(len(hand), 'piece')} left (weight "
+        line = (f"{state.players[seat].name}  {count(state.scores[seat], 'point')}  "
+                f"{count(len(hand), 'piece')} left (weight "
                 f"{sum(piece_weight(p) for p in hand)})")
         return line + "  out" if seat in state.out else line
 
@@ -76,14 +72,14 @@ class TribalanceText:
         if isinstance(verdict, TribalanceVerdict):
             names = _default_names(len(verdict.scores))
             lines = [f"{piece_words(names, verdict.piece)} on a {verdict.number}: "
-                     + (f"valid, +{_count(verdict.points, 'point')}" if verdict.valid
+                     + (f"valid, +{count(verdict.points, 'point')}" if verdict.valid
                         else "invalid")]
             down = towards(names, verdict.tilt_direction_deg)
             tilt = (f"the plate tilts {verdict.tilt_deg:.2f} degrees, down towards {down}"
                     if verdict.tilt_deg > 0.0 else "the plate lies level")
             if verdict.valid:
                 lines.append(f"valid: {tilt}, clear of the frame; "
-                             f"{_count(verdict.points, 'point')}")
+                             f"{count(verdict.points, 'point')}")
             else:
                 where = ", ".join(contact_name(c) for c in verdict.frame_contacts)
                 lines.append(f"invalid: {tilt} and rests on the frame at {where}")
@@ -114,8 +110,10 @@ class TribalanceText:
         return piece_words(seat_names(state), piece, state.current_player)
 
     def result_lines(self, state: State, record: dict) -> list[str]:
-        """The result at the end, as the reports give it (scores are whole numbers)."""
-        return describe_outcome(record)
+        """The result at the end in a player's words, each seat's points beside
+        its rank."""
+        return result_words(state, lambda seat: count(int(state.outcome.scores[seat]), "point"),
+                            "points")
 
     def refusal(self, state: State, reason: str) -> str:
         """The game's refusal in a player's words, saying what to do instead."""
