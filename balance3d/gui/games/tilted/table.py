@@ -65,15 +65,16 @@ AUCTION_GLOW = (1.7, 1.6, 0.9, 1.0)
 ARROW_FROM, ARROW_TO, ARROW_GAP = 0.06, 0.27, 0.014
 ARROW_SHAFT, ARROW_HEAD, ARROW_HEAD_LENGTH = 0.008, 0.024, 0.035
 
-#: m, height of the section values' digits on the beam; a digit's width (at most
-#: this fraction of the section's length) is :data:`DIGIT_ASPECT` of its height.
-LABEL_HEIGHT, LABEL_FRACTION, DIGIT_ASPECT = 0.04, 0.8, 0.6
+#: m, height of the section values' digits on the beam (across it: the beam is
+#: 60 mm wide); a digit's width (at most this fraction of the section's length) is
+#: :data:`DIGIT_ASPECT` of its height.
+LABEL_HEIGHT, LABEL_FRACTION, DIGIT_ASPECT = 0.054, 0.8, 0.6
 #: Sections shorter than this (m) are too short for a readable digit: their value
 #: is written once on the table in front of the fulcrum, under them,
-#: :data:`FULCRUM_GAP` m clear of its foot.
-MIN_LABEL_SECTION, FULCRUM_GAP = 0.03, 0.004
+#: :data:`FULCRUM_GAP` m clear of its foot, :data:`FULCRUM_DIGIT` m tall.
+MIN_LABEL_SECTION, FULCRUM_GAP, FULCRUM_DIGIT = 0.03, 0.004, 0.065
 #: m, height of the names on the mats.
-NAME_HEIGHT = 0.03
+NAME_HEIGHT = 0.042
 #: m, gap between blocks in a tray, along a row and between rows.
 SLOT_GAP = 0.012
 #: m, depth of an empty tray's mat rows.
@@ -231,8 +232,8 @@ class TiltedTable:
         front, table = float(fulcrum[:, 1].min()), table_top(state.world)
         for value in sorted(short):
             flat_text(view.decor, str(value), (float(fulcrum[:, 0].mean()),
-                                               front - FULCRUM_GAP - LABEL_HEIGHT / 2.0,
-                                               table + 0.0005), LABEL_HEIGHT, ink_on(FELT))
+                                               front - FULCRUM_GAP - FULCRUM_DIGIT / 2.0,
+                                               table + 0.0005), FULCRUM_DIGIT, ink_on(FELT))
         top = table_top(state.world)
         for seat, mat, label, pieces in tray_mats(state):
             colour = SUPPLY_MAT if seat is None else mat_colour(seat)
