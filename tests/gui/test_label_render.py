@@ -27,7 +27,7 @@ SEATS = {"tilted": 4, "tower": 4, "tribalance": 3}
 BOTH = frozenset(MIN_HEIGHT)
 #: Labels (game, group: the node they hang from) whose height is not asserted at
 #: these window sizes, with the heights measured at 1280x720 / 800x600:
-#: - Tower's base names, 11 / 7 px: "Player N" is 3.7 times as wide as tall and
+#: - Tower's base names, 10-11 / 7 px: "Player N" is 3.7 times as wide as tall and
 #:   fills the base's 0.1 m wide top; the same name stands in the band of the seat's
 #:   mat in front of the base, which meets the figures.
 #: - Tilted's section digits on the beam, 800x600 only, 10 px: they span 54 mm of

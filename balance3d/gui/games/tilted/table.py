@@ -26,7 +26,7 @@ from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame, table_top
 from balance3d.games.tilted.judge import TABLE as TABLE_BODY
 from balance3d.games.tilted.state import TiltedState
 from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
-from balance3d.gui.games.tilted.mats import NAME_BAND, Mat, tray_mats
+from balance3d.gui.games.tilted.mats import NAME_BAND, NAME_CLEAR, Mat, tray_mats
 from balance3d.gui.view.marks import flat_rect, flat_text, ink_on, segments, solid, unlit
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
@@ -72,9 +72,9 @@ LABEL_HEIGHT, LABEL_FRACTION, DIGIT_ASPECT = 0.054, 0.8, 0.6
 #: Sections shorter than this (m) are too short for a readable digit: their value
 #: is written once on the table in front of the fulcrum, under them,
 #: :data:`FULCRUM_GAP` m clear of its foot, :data:`FULCRUM_DIGIT` m tall.
-MIN_LABEL_SECTION, FULCRUM_GAP, FULCRUM_DIGIT = 0.03, 0.004, 0.065
+MIN_LABEL_SECTION, FULCRUM_GAP, FULCRUM_DIGIT = 0.03, 0.004, 0.062
 #: m, height of the names on the mats.
-NAME_HEIGHT = 0.042
+NAME_HEIGHT = 0.046
 #: m, gap between blocks in a tray, along a row and between rows.
 SLOT_GAP = 0.012
 #: m, depth of an empty tray's mat rows.
@@ -240,7 +240,7 @@ class TiltedTable:
             parts = [self.piece_part(state, p) for p in pieces]
             depth = lay_out(mat, parts, top)[1]
             flat_rect(view.decor, f"mat:{label}", mat.bounds(depth), top, colour)
-            x, y = mat.point(mat.length / 2.0, -NAME_BAND / 2.0)
+            x, y = mat.point(mat.length / 2.0, -(NAME_BAND + NAME_CLEAR) / 2.0)
             flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, ink_on(colour),
                       heading=mat.heading)
         high_end_arrow(view, state)

@@ -62,7 +62,7 @@ GONE_GAP = 0.05
 #: m: gap between tray slots; distance of a seat's mat's near edge from its base's
 #: front edge; pieces per row on a seat's mat and on the gone mat; margin of a mat
 #: round its rows; band for a mat's name; letter height of names, of the dice text.
-SLOT_GAP, TRAY_GAP, ROW_PIECES, GONE_ROW = 0.002, 0.045, 4, 16
+SLOT_GAP, TRAY_GAP, ROW_PIECES, GONE_ROW = 0.002, 0.055, 4, 16
 MAT_MARGIN, NAME_BAND, NAME_HEIGHT, DICE_HEIGHT = 0.003, 0.054, 0.042, 0.040
 #: m: letter height of the gone mat's title (it lies furthest from the camera).
 GONE_NAME = 0.048
