@@ -30,7 +30,7 @@ BOTH = frozenset(MIN_HEIGHT)
 #: - Tower's base names, 10-11 / 7 px: "Player N" is 3.7 times as wide as tall and
 #:   fills the base's 0.1 m wide top; the same name stands in the band of the seat's
 #:   mat in front of the base, which meets the figures.
-#: - Tilted's section digits on the beam, 800x600 only, 10 px: they span 54 mm of
+#: - Tilted's section digits on the beam, 800x600 only, 9-10 px: they span 54 mm of
 #:   the beam's 60 mm width (15 px at 1280x720, asserted).
 #: - Tri-Ba-Lance's field digits, 7-9 / 6-7 px, as tall as their circles hold
 #:   (the fields lie 50 mm apart); its weight digits, 4-5 / 4 px, as tall as the
