@@ -65,10 +65,12 @@ AUCTION_GLOW = (1.7, 1.6, 0.9, 1.0)
 ARROW_FROM, ARROW_TO, ARROW_GAP = 0.06, 0.27, 0.014
 ARROW_SHAFT, ARROW_HEAD, ARROW_HEAD_LENGTH = 0.008, 0.024, 0.035
 
-#: m, height of the section values' digits on the beam (across it: the beam is
-#: 60 mm wide); a digit's width (at most this fraction of the section's length) is
-#: :data:`DIGIT_ASPECT` of its height.
-LABEL_HEIGHT, LABEL_FRACTION, DIGIT_ASPECT = 0.054, 0.8, 0.6
+#: The section values' digits on the beam stand along it (turned LABEL_HEADING
+#: degrees, upright for the right-hand seat), where the preset camera sees them
+#: unforeshortened: LABEL_HEIGHT m tall, at most LABEL_FRACTION of the section's
+#: length; a digit's width (at most 0.6 of its height, 42 mm) lies across the 60 mm
+#: beam.
+LABEL_HEIGHT, LABEL_FRACTION, LABEL_HEADING = 0.07, 0.8, 90.0
 #: Sections shorter than this (m) are too short for a readable digit: their value
 #: is written once on the table in front of the fulcrum, under them,
 #: :data:`FULCRUM_GAP` m clear of its foot, :data:`FULCRUM_DIGIT` m tall.
@@ -226,8 +228,9 @@ class TiltedTable:
             if length < MIN_LABEL_SECTION:
                 short.add(value)
                 continue
-            height = min(LABEL_HEIGHT, LABEL_FRACTION * length / DIGIT_ASPECT)
-            flat_text(beam, str(value), (s, 0.0, half_thick), height, INK)
+            height = min(LABEL_HEIGHT, LABEL_FRACTION * length)
+            flat_text(beam, str(value), (s, 0.0, half_thick), height, INK,
+                      heading=LABEL_HEADING)
         fulcrum = state.world.vertices(FULCRUM)
         front, table = float(fulcrum[:, 1].min()), table_top(state.world)
         for value in sorted(short):
