@@ -1,14 +1,16 @@
-"""Readable text on the table, measured in offscreen renders with the preset camera
-(:mod:`balance3d.gui.view.legibility`: glyphs are the pixels that differ with and
-without the labels): names, painted numbers and weights are tall enough and
-contrast with the table round them by at least WCAG AA's 4.5:1.
+"""Readable text on the table, measured in offscreen renders with the camera fitted
+as the window fits it (:func:`balance3d.gui.framing.frame_table` into the free area
+of :func:`balance3d.gui.layout.layout` for the window's size and seat count), with
+:mod:`balance3d.gui.view.legibility` (glyphs are the pixels that differ with and
+without the labels): every painted number, name and weight is tall enough and
+contrasts with the table round it by at least WCAG AA's 4.5:1.  Tilted's value for
+the centre sections, too short for a digit, is written on the table in front of
+the fulcrum.
 
-Heights are asserted for every label but the digits on Tri-Ba-Lance's field
-circles and piece tops, which today's preset framing draws 5 to 10 pixels tall
-(the digits are as large as the circles and tops hold); their contrast is asserted
-at 1280x720 like every label's, and not at 800x600, where their strokes are a pixel
-wide and no pixel shows the ink alone.  Tilted's value for the centre sections, too short for a digit, is
-written on the fulcrum's front face."""
+Some labels cannot be drawn at the figures' height inside what they are painted on
+under the fitted camera; :data:`SHORT_BY_DESIGN` names them, the window sizes where
+they fall short, and why.  Their contrast is still asserted wherever their strokes
+are wider than a pixel."""
 from __future__ import annotations
 
 import pytest
@@ -22,9 +24,28 @@ WCAG_AA = 4.5
 MIN_HEIGHT = {(1280, 720): 14.0, (800, 600): 11.0}
 #: Seats each game is drawn with (the most its trays hold).
 SEATS = {"tilted": 4, "tower": 4, "tribalance": 3}
+#: Both window sizes measured.
+BOTH = frozenset(MIN_HEIGHT)
+#: Labels (game, group: the node they hang from) whose height is not asserted at
+#: these window sizes, with the heights measured at 1280x720 / 800x600:
+#: - Tower's base names, 10-11 / 7 px: "Player N" is 3.7 times as wide as tall and
+#:   fills the base's 0.1 m wide top; the same name stands in the band of the seat's
+#:   mat in front of the base, which meets the figures.
+#: - Tri-Ba-Lance's field digits, 7-9 / 6-7 px, as tall as their circles hold
+#:   (the fields lie 50 mm apart); its weight digits, 4-5 / 4 px, as tall as the
+#:   piece's 24 mm top holds.
+SHORT_BY_DESIGN = {("tower", "base-names"): BOTH, ("tribalance", "fields"): BOTH,
+                   ("tribalance", "weight"): BOTH}
+#: Labels whose strokes are a pixel wide at these sizes, so that no pixel shows the
+#: ink alone and contrast cannot be read: Tri-Ba-Lance's weights at 800x600.
+HAIRLINE = {("tribalance", "weight"): {(800, 600)}}
 
 
 def measured(game: str, size: tuple[int, int]):
+    """The game's new state and its labels' readings, the camera fitted to the free
+    area of a ``size`` (width, height) px window as the window fits it."""
+    from balance3d.gui.framing import frame_table
+    from balance3d.gui.layout import layout
     from balance3d.gui.view.legibility import read_labels
     from balance3d.gui.view.offscreen import offscreen_base
     from balance3d.gui.view.table import TableView
@@ -33,14 +54,10 @@ def measured(game: str, size: tuple[int, int]):
     state = new_game(game, SEATS[game], seed=0)
     view = TableView(base, state)
     try:
+        frame_table(view, state, layout(size[0], size[1], len(state.players)))
         return state, read_labels(view)
     finally:
         view.destroy()
-
-
-def is_plate_digit(game: str, text: str) -> bool:
-    """A digit on a Tri-Ba-Lance field circle or piece top."""
-    return game == "tribalance" and text.isdigit()
 
 
 @pytest.mark.parametrize("size", sorted(MIN_HEIGHT))
@@ -51,12 +68,13 @@ def test_every_label_contrasts_and_names_and_numbers_are_tall_enough(game, size)
     assert names <= {r.text for r in readings}                # every seat's name is drawn
     seen = [r for r in readings if r.pixels]
     assert seen
-    for r in seen:
-        if not is_plate_digit(game, r.text):
-            assert r.height >= MIN_HEIGHT[size], (game, size, r)
-            assert r.contrast >= WCAG_AA, (game, size, r)
-        elif size == (1280, 720):
-            assert r.contrast >= WCAG_AA, (game, size, r)
+    short = [(r.group, r.text, round(r.height, 1)) for r in seen
+             if r.height < MIN_HEIGHT[size]
+             and size not in SHORT_BY_DESIGN.get((game, r.group), ())]
+    faint = [(r.group, r.text, round(r.contrast, 2)) for r in seen
+             if r.contrast < WCAG_AA and size not in HAIRLINE.get((game, r.group), ())]
+    assert not short, (game, size, short)
+    assert not faint, (game, size, faint)
 
 
 def test_tri_ba_lance_weights_read_on_every_seat_colour():

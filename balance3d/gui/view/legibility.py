@@ -37,13 +37,16 @@ MIN_PIXELS = 4
 @dataclass(frozen=True)
 class LabelReading:
     """One label as the render shows it: its ``text``, ``height`` (pixels, the
-    glyphs' extent along the text's up direction), ``contrast`` (WCAG ratio, 1..21)
-    and ``pixels`` (how many glyph pixels; 0 when hidden from the camera)."""
+    glyphs' extent along the text's up direction), ``contrast`` (WCAG ratio, 1..21),
+    ``pixels`` (how many glyph pixels; 0 when hidden from the camera) and ``group``
+    (the name of the node the label hangs from, which tells a kind of label from
+    another with the same text)."""
 
     text: str
     height: float
     contrast: float
     pixels: int
+    group: str = ""
 
 
 def luminance(rgb: np.ndarray) -> np.ndarray:
@@ -124,11 +127,11 @@ def read_labels(view: TableView) -> list[LabelReading]:
         owner[y0:y1, x0:x1] = i
     readings = []
     for i, node in enumerate(nodes):
-        text = node.getName().split(":", 1)[1]
+        text, group = node.getName().split(":", 1)[1], node.getParent().getName()
         box = boxes[i]
         basis = _basis(view, node)
         if box is None or basis is None:
-            readings.append(LabelReading(text, 0.0, 1.0, 0))
+            readings.append(LabelReading(text, 0.0, 1.0, 0, group))
             continue
         x0, y0, x1, y1 = box
         mine = owner[y0:y1, x0:x1] == i
@@ -136,7 +139,7 @@ def read_labels(view: TableView) -> list[LabelReading]:
         count = int(glyph.sum())
         if count < MIN_PIXELS or not (binary_dilation(glyph, iterations=SURROUND)
                                       & mine & ~glyph).any():
-            readings.append(LabelReading(text, 0.0, 1.0, count))
+            readings.append(LabelReading(text, 0.0, 1.0, count, group))
             continue
         ys, xs = np.nonzero(glyph)
         # each glyph pixel in the label's own (reading, up) frame, m; its extent up
@@ -148,7 +151,7 @@ def read_labels(view: TableView) -> list[LabelReading]:
         ink = float(np.median(lum_shown[y0:y1, x0:x1][core]))
         around = binary_dilation(glyph, iterations=SURROUND) & mine & ~glyph
         ground = float(np.median(lum_shown[y0:y1, x0:x1][around]))
-        readings.append(LabelReading(text, height, contrast(ink, ground), count))
+        readings.append(LabelReading(text, height, contrast(ink, ground), count, group))
     return readings
 
 

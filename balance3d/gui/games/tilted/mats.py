@@ -12,8 +12,10 @@ import numpy as np
 
 from balance3d.games.tilted.state import TiltedState
 
-#: m, margin of a mat round its rows and the band for the name before the rows.
-MAT_MARGIN, NAME_BAND = 0.02, 0.06
+#: m, margin of a mat round its rows and the band for the name before the rows;
+#: the name lies at least NAME_CLEAR m clear of the rows (the blocks of the front
+#: seat's first row stand before its name as the preset camera sees it).
+MAT_MARGIN, NAME_BAND, NAME_CLEAR = 0.02, 0.085, 0.035
 
 
 @dataclass(frozen=True)
@@ -46,12 +48,12 @@ class Mat:
 #: The mats round the table: front (towards the preset camera), left, back, right,
 #: and the front right corner (the supply's with four players).
 SIDES = {
-    "front": Mat((-0.30, -0.17), (1.0, 0.0), (0.0, -1.0), 0.60, 0.28, 0.0),
-    "left": Mat((-0.405, 0.30), (0.0, -1.0), (-1.0, 0.0), 0.60, 0.28, -90.0),
-    "back": Mat((0.30, 0.135), (-1.0, 0.0), (0.0, 1.0), 0.60, 0.28, 180.0),
-    "right": Mat((0.405, -0.30), (0.0, 1.0), (1.0, 0.0), 0.60, 0.28, 90.0),
+    "front": Mat((-0.30, -0.195), (1.0, 0.0), (0.0, -1.0), 0.60, 0.28, 0.0),
+    "left": Mat((-0.43, 0.30), (0.0, -1.0), (-1.0, 0.0), 0.60, 0.28, -90.0),
+    "back": Mat((0.30, 0.19), (-1.0, 0.0), (0.0, 1.0), 0.60, 0.28, 180.0),
+    "right": Mat((0.43, -0.30), (0.0, 1.0), (1.0, 0.0), 0.60, 0.28, 90.0),
 }
-CORNER = Mat((0.38, -0.40), (1.0, 0.0), (0.0, -1.0), 0.38, 0.36, 0.0)
+CORNER = Mat((0.38, -0.425), (1.0, 0.0), (0.0, -1.0), 0.38, 0.36, 0.0)
 #: Which sides the seats take, by player count (clockwise from the front).
 SEATING = {1: ("front",), 2: ("front", "back"), 3: ("front", "left", "back"),
            4: ("front", "left", "back", "right")}
@@ -81,5 +83,5 @@ def tray_mats(state: TiltedState) -> list[tuple[int | None, Mat, str, list[str]]
     return seats + [(None, supply_mat(players), "Supply", out(state.supply))]
 
 
-__all__ = ["CORNER", "MAT_MARGIN", "Mat", "NAME_BAND", "SEATING", "SIDES", "seat_mats",
-           "supply_mat", "tray_mats"]
+__all__ = ["CORNER", "MAT_MARGIN", "Mat", "NAME_BAND", "NAME_CLEAR", "SEATING", "SIDES",
+           "seat_mats", "supply_mat", "tray_mats"]

@@ -26,7 +26,7 @@ from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame, table_top
 from balance3d.games.tilted.judge import TABLE as TABLE_BODY
 from balance3d.games.tilted.state import TiltedState
 from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
-from balance3d.gui.games.tilted.mats import NAME_BAND, Mat, tray_mats
+from balance3d.gui.games.tilted.mats import NAME_BAND, NAME_CLEAR, Mat, tray_mats
 from balance3d.gui.view.marks import flat_rect, flat_text, ink_on, segments, solid, unlit
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
@@ -65,15 +65,18 @@ AUCTION_GLOW = (1.7, 1.6, 0.9, 1.0)
 ARROW_FROM, ARROW_TO, ARROW_GAP = 0.06, 0.27, 0.014
 ARROW_SHAFT, ARROW_HEAD, ARROW_HEAD_LENGTH = 0.008, 0.024, 0.035
 
-#: m, height of the section values' digits on the beam; a digit's width (at most
-#: this fraction of the section's length) is :data:`DIGIT_ASPECT` of its height.
-LABEL_HEIGHT, LABEL_FRACTION, DIGIT_ASPECT = 0.04, 0.8, 0.6
+#: The section values' digits on the beam stand along it (turned LABEL_HEADING
+#: degrees, upright for the right-hand seat), where the preset camera sees them
+#: unforeshortened: LABEL_HEIGHT m tall, at most LABEL_FRACTION of the section's
+#: length; a digit's width (at most 0.6 of its height, 42 mm) lies across the 60 mm
+#: beam.
+LABEL_HEIGHT, LABEL_FRACTION, LABEL_HEADING = 0.07, 0.8, 90.0
 #: Sections shorter than this (m) are too short for a readable digit: their value
 #: is written once on the table in front of the fulcrum, under them,
-#: :data:`FULCRUM_GAP` m clear of its foot.
-MIN_LABEL_SECTION, FULCRUM_GAP = 0.03, 0.004
+#: :data:`FULCRUM_GAP` m clear of its foot, :data:`FULCRUM_DIGIT` m tall.
+MIN_LABEL_SECTION, FULCRUM_GAP, FULCRUM_DIGIT = 0.03, 0.004, 0.062
 #: m, height of the names on the mats.
-NAME_HEIGHT = 0.03
+NAME_HEIGHT = 0.046
 #: m, gap between blocks in a tray, along a row and between rows.
 SLOT_GAP = 0.012
 #: m, depth of an empty tray's mat rows.
@@ -225,21 +228,22 @@ class TiltedTable:
             if length < MIN_LABEL_SECTION:
                 short.add(value)
                 continue
-            height = min(LABEL_HEIGHT, LABEL_FRACTION * length / DIGIT_ASPECT)
-            flat_text(beam, str(value), (s, 0.0, half_thick), height, INK)
+            height = min(LABEL_HEIGHT, LABEL_FRACTION * length)
+            flat_text(beam, str(value), (s, 0.0, half_thick), height, INK,
+                      heading=LABEL_HEADING)
         fulcrum = state.world.vertices(FULCRUM)
         front, table = float(fulcrum[:, 1].min()), table_top(state.world)
         for value in sorted(short):
             flat_text(view.decor, str(value), (float(fulcrum[:, 0].mean()),
-                                               front - FULCRUM_GAP - LABEL_HEIGHT / 2.0,
-                                               table + 0.0005), LABEL_HEIGHT, ink_on(FELT))
+                                               front - FULCRUM_GAP - FULCRUM_DIGIT / 2.0,
+                                               table + 0.0005), FULCRUM_DIGIT, ink_on(FELT))
         top = table_top(state.world)
         for seat, mat, label, pieces in tray_mats(state):
             colour = SUPPLY_MAT if seat is None else mat_colour(seat)
             parts = [self.piece_part(state, p) for p in pieces]
             depth = lay_out(mat, parts, top)[1]
             flat_rect(view.decor, f"mat:{label}", mat.bounds(depth), top, colour)
-            x, y = mat.point(mat.length / 2.0, -NAME_BAND / 2.0)
+            x, y = mat.point(mat.length / 2.0, -(NAME_BAND + NAME_CLEAR) / 2.0)
             flat_text(view.decor, label, (x, y, top + 0.0005), NAME_HEIGHT, ink_on(colour),
                       heading=mat.heading)
         high_end_arrow(view, state)

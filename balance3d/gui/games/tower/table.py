@@ -62,13 +62,14 @@ GONE_GAP = 0.05
 #: m: gap between tray slots; distance of a seat's mat's near edge from its base's
 #: front edge; pieces per row on a seat's mat and on the gone mat; margin of a mat
 #: round its rows; band for a mat's name; letter height of names, of the dice text.
-SLOT_GAP, TRAY_GAP, ROW_PIECES, GONE_ROW = 0.002, 0.045, 4, 16
-MAT_MARGIN, NAME_BAND, NAME_HEIGHT, DICE_HEIGHT = 0.003, 0.042, 0.030, 0.030
+SLOT_GAP, TRAY_GAP, ROW_PIECES, GONE_ROW = 0.002, 0.055, 4, 16
+MAT_MARGIN, NAME_BAND, NAME_HEIGHT, DICE_HEIGHT = 0.003, 0.054, 0.042, 0.040
 #: m: letter height of the gone mat's title (it lies furthest from the camera).
-GONE_NAME = 0.036
+GONE_NAME = 0.048
 #: m: depth of the colour band along the front of a base's top face, height of the
-#: owner's name on it.
-BASE_BAND, BASE_NAME = 0.034, 0.026
+#: owner's name on it (as tall as the base's 0.1 m width holds: "Player N" is 3.7
+#: times as wide as tall); name of the node holding these names.
+BASE_BAND, BASE_NAME, BASE_NAMES = 0.034, 0.026, "base-names"
 #: m: radius of the marker on the tower's top; of the designer's centre of mass.
 MARKER_RADIUS, COM_RADIUS = 0.006, 0.005
 #: Names of the view's overlays: the marker on the tower's top, the designer's; of
@@ -297,13 +298,14 @@ class TowerTable:
         seat's colour, nearest the base; the gone mat.  The scene's bases of seats
         nobody plays are hidden."""
         decor = unlit(view.decor.attachNewNode("tower"))
+        base_names = decor.attachNewNode(BASE_NAMES)
         count = state.rules.letters_per_player + state.rules.logos_per_player
         for seat in range(len(state.players)):
             x0, y0, x1, _, top = base_box(state, seat)
             flat_rect(decor, f"base-band:{seat}", (x0, y0, x1, y0 + BASE_BAND), top,
                       seat_colour(seat))
-            flat_text(decor, state.players[seat].name, ((x0 + x1) / 2.0, y0 + BASE_BAND / 2.0,
-                                                        top + 0.0002), BASE_NAME,
+            flat_text(base_names, state.players[seat].name,
+                      ((x0 + x1) / 2.0, y0 + BASE_BAND / 2.0, top + 0.0002), BASE_NAME,
                       ink_on(seat_colour(seat)))
             x0, y0, x1, y1 = mat_extent(state, seat, count)
             flat_rect(decor, f"mat:{seat}", (x0, y0, x1, y1), 0.0, mat_colour(seat))

@@ -64,7 +64,7 @@ TILT_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 
 #: m: a field circle's radius beyond the piece's, the ring's width, the height of
 #: its number (as tall as fits inside the ring).
-FIELD_MARGIN, FIELD_RING, FIELD_DIGIT = 0.002, 0.0015, 0.02
+FIELD_MARGIN, FIELD_RING, FIELD_DIGIT = 0.006, 0.0015, 0.026
 #: m: height of the weight digit on a piece's top (as tall as fits on it), of a
 #: name on a mat.
 PIECE_DIGIT, NAME_HEIGHT = 0.018, 0.03
