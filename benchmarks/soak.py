@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from balance3d.bots import make_bot
-from balance3d.games import game_names, get_game, load_state, new_game, State
+from balance3d.games import Action, State, game_names, get_game, load_state, new_game
 from benchmarks.soak_checks import CHECKS, InvariantError
 
 #: actions, most a game may take before the soak calls it endless (the longest seen:
@@ -86,10 +86,11 @@ def peak_rss_mb() -> float:
 
 
 def _saved(state: State) -> dict[str, Any]:
+    """``state`` as a save file holds it (its canonical JSON, read back)."""
     return json.loads(state.to_json())
 
 
-def _round_trip(state: State, action, seat_bot, where: str) -> State:
+def _round_trip(state: State, action: Action, where: str) -> State:
     """Save ``state`` and load it, apply ``action`` to both, and return the loaded
     copy after it; InvariantError unless both give the same verdict and state."""
     loaded = load_state(_saved(state))
@@ -120,7 +121,7 @@ def soak_game(config: Config, seed: int, bots: list[str], rng: np.random.Generat
             raise InvariantError(f"{where}: not over after {ACTION_CAP} actions")
         action = players[state.current_player].choose(state)
         if rng.random() < SAVE_SHARE:
-            state = _round_trip(state, action, players, where)
+            state = _round_trip(state, action, where)
             trips += 1
         else:
             state.apply(action)

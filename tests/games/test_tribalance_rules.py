@@ -79,8 +79,12 @@ def test_a_load_towards_a_side_puts_that_side_on_the_frame(side):
     ends = [math.radians(90.0 + 120.0 * k) for k in (side, side + 1)]    # the corners
     middle = math.atan2(sum(map(math.sin, ends)), sum(map(math.cos, ends)))
     towards = [math.cos(middle), math.sin(middle)]
-    nearest = lambda number: max(fields_numbered(number), key=lambda i: FIELDS[i][0] * towards[0]
-                                 + FIELDS[i][1] * towards[1])
+
+    def nearest(number: int) -> int:
+        """The field of ``number`` furthest towards the side's middle."""
+        return max(fields_numbered(number),
+                   key=lambda i: FIELDS[i][0] * towards[0] + FIELDS[i][1] * towards[1])
+
     state = TribalanceState.arranged(2, hands=[[5], [5]], first=0)
     state.stage([Place(weight_piece(state, 1, 5), nearest(1))])
     verdict = state.apply(Place(weight_piece(state, 0, 5), nearest(3)))

@@ -135,9 +135,10 @@ def test_a_load_beyond_a_support_tips_the_plank_past_its_moment(fraction, holds)
 @pytest.mark.parametrize("push, holds", [(0.05, True), (0.3, False)])
 def test_a_known_push_between_two_bodies_of_the_problem_acts_on_both(push, holds):
     """Box 1, standing on box 0's +x side, pushes it along -x with a measured
-    ``push`` x m g; box 0 feels it and box 1 the opposite.  Box 0's floor holds up to 0.5 m g, box 1's slippery
-    floor only 0.1 m g: both stay at 0.05, and box 1 slides back at 0.3.  When they
-    stay, box 1's floor pushes it forward by exactly the push."""
+    ``push`` x m g; box 0 feels it and box 1 the opposite.  Box 0's floor holds up
+    to 0.5 m g, box 1's slippery floor only 0.1 m g: both stay at 0.05, and box 1
+    slides back at 0.3.  When they stay, box 1's floor pushes it forward by exactly
+    the push."""
     force = push * MASS * G
     bodies = [StaticsBody(MASS, (0.0, 0.0, 0.02)), StaticsBody(MASS, (0.2, 0.0, 0.02))]
     contacts = []
