@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import numpy as np
 import pytest
 
 from balance3d.games import Place, load_state, new_game
@@ -42,7 +43,7 @@ def test_one_game_of_every_configuration_passes():
 def test_an_endless_game_is_reported(monkeypatch):
     monkeypatch.setattr(soak, "ACTION_CAP", 3)
     config = soak.Config("tilted", "basic", 2)
-    rng = soak.np.random.default_rng(0)
+    rng = np.random.default_rng(0)
     with pytest.raises(InvariantError, match="not over after 3 actions"):
         soak.soak_game(config, 0, ["random", "random"], rng)
 
