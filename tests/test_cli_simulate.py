@@ -194,6 +194,24 @@ def test_simulate_keeps_a_different_record_unless_forced(game_record, tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
+def test_simulate_keeps_a_record_that_differs_only_in_its_seed(game_record, tmp_path, capsys,
+                                                              monkeypatch):
+    """The same game, variant, scene and players with the next seed: another game
+    (its dice and bots differ), so the record is kept and nothing is played."""
+    path = tmp_path / "game.json"
+    path.write_bytes(game_record.read_bytes())
+    seed = json.loads(game_record.read_text())["seed"]
+    argv = list(GAME)
+    argv[argv.index("--seed") + 1] = str(seed + 1)
+    played = []
+    monkeypatch.setattr(playing, "play", lambda *a, **k: played.append(a))
+    assert cli.main(argv + ["--quiet", "--record", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--record {path}: holds another game (" in err
+    assert f"seed {seed}, " in err and f"seed {seed + 1}, " in err
+    assert played == [] and path.read_bytes() == game_record.read_bytes()
+
+
 @pytest.mark.parametrize("name, text", [
     ("other-solo", ""),                                   # another name, same content
     ("tilted-solo", "[rules]\nbuy_cost = 4\n"),          # the same name, other content

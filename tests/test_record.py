@@ -204,3 +204,29 @@ def test_replay_of_a_record_in_an_older_format_says_so_in_one_line(tmp_path, cap
     assert err.count("\n") == 1
     assert ("record format 1 (balance3d 0.1.0) is older than this balance3d reads (2 to 3)"
             in err)
+
+
+@pytest.mark.parametrize("player, refused", [
+    (None, False), (0, False), (1, False),   # the game itself, and both seats of two
+    (2, True), (-1, True),                   # one past the last seat, one before the first
+])
+def test_turn_player_boundaries(player, refused):
+    """A record of 2 players has seats 0 and 1: a turn's player is one of them or
+    None, and seat 2, the first past the end, is refused as much as seat -1."""
+    data = _minimal()
+    data["turns"][2]["player"] = player
+    if refused:
+        with pytest.raises(RecordError, match=rf"turns\[2\]\.player: no seat {player} "):
+            rec.parse_record(data)
+    else:
+        assert rec.parse_record(data).players[1].seat == 1
+
+
+@pytest.mark.parametrize("index, seat", [(0, 1), (1, 2), (1, 0), (0, -1)])
+def test_player_seat_must_be_its_index_from_either_side(index, seat):
+    """A seat one above or one below its place in the list is refused."""
+    data = _minimal()
+    data["players"][index]["seat"] = seat
+    with pytest.raises(RecordError, match=rf"players\[{index}\]\.seat: must be {index}, "
+                                          rf"got {seat}"):
+        rec.parse_record(data)

@@ -63,3 +63,19 @@ def test_verify_fails_when_a_verdict_field_changes_only_its_type(solo_record, tm
     assert cli.main(["replay", str(tampered), "--verify", "--quiet"]) == 1
     err = capsys.readouterr().err
     assert f"turns[{index}].verdict.{field}: recorded" in err
+
+
+def test_verify_from_start_fails_when_the_replay_is_longer_than_the_record(solo_record,
+                                                                          tmp_path, capsys):
+    """A record missing the last event of its last turn: the replay writes one entry
+    more than the record holds, and every entry the two share is identical."""
+    data = json.loads(solo_record.read_text())
+    events = data["turns"][-1]["events"]
+    assert len(events) >= 2
+    events.pop()
+    shorter = tmp_path / "shorter.json"
+    shorter.write_text(json.dumps(data))
+    assert cli.main(["replay", str(shorter), "--verify", "--from-start", "--quiet"]) == 1
+    last = len(data["turns"]) - 1
+    assert (f"turns[{last}].events: recorded {len(events)} entries, replayed "
+            f"{len(events) + 1}") in capsys.readouterr().err

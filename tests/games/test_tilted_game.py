@@ -144,6 +144,26 @@ def test_no_buying_from_an_empty_supply_or_without_enough_coins():
     assert poor.scores == (1, 2) and poor.phase == "drop" and poor.current_player == 1
 
 
+@pytest.mark.parametrize("start, can_buy", [(1, True), (0, False)])
+def test_buying_takes_exactly_the_cost(start, can_buy):
+    """docs/rules/tilted.md, Buy: a player with at least buy_cost (3) coins may buy.
+    A drop tilting the beam from section 2 earns 2: from 1 coin that is exactly 3,
+    and buying then leaves 0 and pays the bank 3; from 0 coins it is 2, one short,
+    and the game asks nothing."""
+    state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, coins=[start, 2])
+    assert state.rules.buy_cost == 3
+    bank = state.bank
+    assert state.apply(drop(state, "1u-1", -0.15)).coins_won == 2
+    if not can_buy:
+        assert state.scores == (2, 2) and state.phase == "drop" and state.current_player == 1
+        return
+    assert state.phase == "buy" and state.legal_decisions() == [Choose("buy", True),
+                                                                 Choose("buy", False)]
+    verdict = state.apply(Choose("buy", True))
+    assert verdict.paid == 3 and verdict.coins == [0, 2] and state.scores == (0, 2)
+    assert state.bank == bank - 2 + 3 and verdict.piece in state.hand(0)
+
+
 def test_declining_to_buy_rolls_no_die():
     state = TiltedState.arranged(2, seed=0, low_end=+1, first=0)
     state.apply(drop(state, "1u-1", -0.15))

@@ -146,14 +146,28 @@ def test_receive_lets_the_next_player_choose_the_penalty_of_a_u_decide_card():
     assert state.must_stand_vertically == [False, True, False]
 
 
+#: Actions one seat's roll can ask for at most (a double roll's drops and a card's
+#: decisions), a cap on the loops below.
+MOST_ACTIONS = 10
+
+
 def test_a_lost_turn_is_skipped_without_a_roll():
     state = game()
     state.stack_deck([LOSE_TURN])
     state.give_turn(1, "receive penalty", "logo")
-    rolls = [(e.player, e.kind) for e in state.events if e.kind in ("roll", "skip")]
-    # seat 1 drew, seat 0 rolled next, then seat 1 lost that turn (unless seat 0's
-    # roll still asks something of someone)
-    assert state.skips[1] == 1 or rolls[-2:] == [(0, "roll"), (1, "skip")]
+    # seat 1 drew the card and owes a skip; seat 0 rolled next
+    assert state.skips[1] == 1 and state.current_player == 0
+    assert [(e.player, e.kind) for e in state.events if e.kind == "roll"][-1] == (0, "roll")
+    seen = len(state.events)
+    for _ in range(MOST_ACTIONS):          # seat 0 plays what its roll asks
+        if state.current_player != 0:
+            break
+        decisions = state.legal_decisions()
+        state.apply(decisions[0] if decisions else state.legal_release())
+    # seat 1's turn came and was skipped without a roll: seat 0 rolls again
+    after = [(e.player, e.kind) for e in state.events[seen:] if e.kind in ("roll", "skip")]
+    assert after[:2] == [(1, "skip"), (0, "roll")]
+    assert state.skips[1] == 0
 
 
 def test_the_vertical_card_refuses_a_flat_piece_with_its_reason_and_takes_one_on_edge():

@@ -63,6 +63,41 @@ def test_a_heavy_piece_alone_on_a_corner_field_is_invalid_and_comes_back():
     assert state.current_player == 1
 
 
+#: degrees, the tilt at which the plate's side reaches the frame (6.14 by the gap,
+#: 6.16 with both parts' collision margins: docs/rules/tribalance.md, Physics).
+SIDE_CONTACT_DEG = 6.16
+
+
+@pytest.mark.parametrize("side", [0, 1, 2])
+def test_a_load_towards_a_side_puts_that_side_on_the_frame(side):
+    """Weight 5 on the field numbered 3 towards the middle of side ``side`` (joining
+    corners ``side`` and ``side + 1``; corner 0 at +y, counter-clockwise from above)
+    and weight 5 on the field numbered 1 next to it: 6.5 degrees by the plate's
+    mechanics, past the 6.1 at which a side reaches the frame.  The plate slopes
+    down towards that side's middle and rests on it: the verdict names the side
+    (and may name its two ends), and the turn is invalid."""
+    ends = [math.radians(90.0 + 120.0 * k) for k in (side, side + 1)]    # the corners
+    middle = math.atan2(sum(map(math.sin, ends)), sum(map(math.cos, ends)))
+    towards = [math.cos(middle), math.sin(middle)]
+
+    def nearest(number: int) -> int:
+        """The field of ``number`` furthest towards the side's middle."""
+        return max(fields_numbered(number),
+                   key=lambda i: FIELDS[i][0] * towards[0] + FIELDS[i][1] * towards[1])
+
+    state = TribalanceState.arranged(2, hands=[[5], [5]], first=0)
+    state.stage([Place(weight_piece(state, 1, 5), nearest(1))])
+    verdict = state.apply(Place(weight_piece(state, 0, 5), nearest(3)))
+    assert not verdict.valid
+    assert [c for c in verdict.frame_contacts if c["kind"] == "side"] == \
+        [{"kind": "side", "index": side}]
+    assert {c["index"] for c in verdict.frame_contacts if c["kind"] == "corner"} <= \
+        {side, (side + 1) % 3}
+    assert verdict.tilt_deg == pytest.approx(SIDE_CONTACT_DEG, abs=0.05)
+    direction = (verdict.tilt_direction_deg - math.degrees(middle) + 180.0) % 360.0 - 180.0
+    assert direction == pytest.approx(0.0, abs=2.0)
+
+
 def test_counterweights_make_the_same_placement_valid():
     """Weight-5 pieces on the two other corner fields balance a weight-5 on the
     third: the three moments cancel by symmetry."""

@@ -116,6 +116,13 @@ def test_every_argument_error_is_one_line_exit_2_and_imports_no_panda3d(tmp_path
     assert (status, panda) == (2, [])
     assert line.startswith(f"--record {other}: holds another game (tilted (basic), scene tilted")
     assert "seed 1" in line and "seed 2" in line and line.endswith("it is kept: give another file")
+    # the same game and players with only the seed changed is another game too
+    [(status, err, panda)] = _run([["play", "tilted", "--seed", "2", "--bots", "random",
+                                    "--record", str(other)]])
+    line = _error(err)
+    assert (status, panda) == (2, [])
+    assert line.startswith(f"--record {other}: holds another game (tilted (basic), scene tilted")
+    assert "seed 1, " in line and "seed 2, " in line
     # a record of this very game with actions the new game would not keep
     [(status, err, panda)] = _run([["play", "tilted", "--seed", "1", "--bots", "random",
                                     "--record", str(other)]])

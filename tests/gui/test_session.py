@@ -18,25 +18,38 @@ from balance3d.games import Drop, IllegalActionError, Player, new_game
 from balance3d.games.base import action_to_dict
 from balance3d.gui.session import Session, SessionError
 
-#: s of wall time a test waits for bots at most before it calls the game stuck.
+#: s of wall time one bot decision may take before a test calls the bot hung: a
+#: guard that turns a hang into a failure, not a speed requirement (a random bot's
+#: decision takes milliseconds).
 PATIENCE = 120.0
+#: Ticks a test may run, bot waits aside, before it calls the session stuck: a
+#: whole game in real time at the shortest frames below is some 10^5.
+MOST_TICKS = 2_000_000
 #: s, one 60 Hz frame.
 FRAME = 1.0 / 60.0
+#: s between two looks at a thinking bot.
+BOT_POLL = 0.001
 
 
 def run_until(session: Session, done, frame_dt: float | list[float] = FRAME) -> int:
     """Tick ``session`` until ``done()`` with frames of ``frame_dt`` s (a list: in
-    turn); the number of ticks in which a turn ran."""
+    turn); the number of ticks in which a turn ran.  Ticks while a bot thinks do not
+    count towards :data:`MOST_TICKS`; one bot's thinking may last :data:`PATIENCE`."""
     frames = frame_dt if isinstance(frame_dt, list) else [frame_dt]
-    start, running_ticks, count = time.monotonic(), 0, 0
+    running_ticks, count, counted, waited = 0, 0, 0, 0.0
     while not done():
-        if time.monotonic() - start > PATIENCE:
-            raise AssertionError("the session made no progress")
+        if counted > MOST_TICKS:
+            raise AssertionError(f"the session made no progress in {MOST_TICKS} ticks")
         running_ticks += session.running is not None
         session.tick(frames[count % len(frames)])
         count += 1
         if session.bot_thinking():
-            time.sleep(0.001)
+            if waited > PATIENCE:
+                raise AssertionError(f"a bot gave no answer in {PATIENCE:.0f} s: hung")
+            time.sleep(BOT_POLL)
+            waited += BOT_POLL
+        else:
+            counted, waited = counted + 1, 0.0
     return running_ticks
 
 
@@ -71,47 +84,60 @@ def human_first():
 
 
 # ---------------------------------------------------------------------- bots off-thread
-class SlowBot:
-    """A bot that takes ``delay`` s and says where it ran."""
+class GatedBot:
+    """A bot that, once asked, says so (``asked``) and waits until the test lets it
+    answer (``answer``); it records where it ran and what it chose, in order."""
 
-    name = "slow"
+    name = "gated"
     games = None
 
-    def __init__(self, delay: float) -> None:
-        self.delay = delay
+    def __init__(self) -> None:
+        self.asked, self.answer = threading.Event(), threading.Event()
         self.seen: list[tuple[threading.Thread, object]] = []
+        self.chosen: list = []
 
     def choose(self, state):
         self.seen.append((threading.current_thread(), state))
-        time.sleep(self.delay)
+        if threading.current_thread() is threading.main_thread():
+            raise RuntimeError("asked on the window's own thread: the tick waits for it")
+        self.asked.set()
+        if not self.answer.wait(PATIENCE):
+            raise RuntimeError("never let answer: the tick waited for the bot")
         decisions = state.legal_decisions()
-        return decisions[0] if decisions else state.legal_release()
+        self.chosen.append(decisions[0] if decisions else state.legal_release())
+        return self.chosen[-1]
+
+
+#: Frames the window ticks while the bot is still thinking.
+FRAMES_WHILE_THINKING = 5
 
 
 def test_a_thinking_bot_does_not_block_the_tick(monkeypatch):
+    """The bot is held from answering until the window has ticked several frames:
+    each tick returns while the bot waits (a tick that ran the bot itself would
+    never return before the bot is let go), and the bot's action is then played."""
     state = new_game("tilted", players=["A", "B"], seed=3)
-    slow = SlowBot(0.8)
-    bots = [slow if seat == state.current_player else None for seat in range(2)]
+    gated = GatedBot()
+    bots = [gated if seat == state.current_player else None for seat in range(2)]
     cloned_on = []
     clone = type(state).clone
     monkeypatch.setattr(type(state), "clone", lambda self: cloned_on.append(
         threading.current_thread()) or clone(self))
     with Session(rec.Recorder(state), bots) as session:
-        start = time.monotonic()
         session.tick(FRAME)
-        assert time.monotonic() - start < 0.3
+        assert gated.asked.wait(PATIENCE), "the bot was never asked"
         assert session.bot_thinking() and not session.human_to_act()
-        for _ in range(5):                        # the window keeps ticking meanwhile
-            start = time.monotonic()
+        for _ in range(FRAMES_WHILE_THINKING):      # the window keeps ticking meanwhile
             session.tick(FRAME)
-            assert time.monotonic() - start < 0.1
-        assert session.bot_thinking()
-        run_until(session, lambda: not session.bot_thinking())
-        thread, seen = slow.seen[0]
+            assert session.bot_thinking() and not gated.answer.is_set()
+        assert session.recorder.record()["turns"] == []
+        gated.answer.set()
+        run_until(session, lambda: len(session.recorder.record()["turns"]) == 1)
+        thread, seen = gated.seen[0]
         assert thread is not threading.main_thread()
         assert seen is not session.state                 # the bot planned on a clone
         assert cloned_on[0] is threading.main_thread()   # made on the calling thread
-        assert len(session.recorder.record()["turns"]) == 1 or session.running is not None
+        assert session.recorder.record()["turns"][0]["action"] == action_to_dict(gated.chosen[0])
 
 
 def test_a_failing_bot_is_reported_by_tick():

@@ -63,16 +63,23 @@ def test_the_buy_prompt_and_buttons_cost_what_the_rules_say():
                       "Don't buy": Choose("buy", False)}
 
 
+#: Seeds tried for a die roll of 2 to 5 (each roll has probability 2/3).
+SEEDS_TRIED = 200
+
+
 def test_the_size_prompt_offers_both_fallback_lengths():
     # a seed whose next die roll is 2..5; seat 1 holds every other block of that
     # length, so the supply has the lengths on either side but not the roll's
-    for seed in range(200):
+    for seed in range(SEEDS_TRIED):
         probe = TiltedState.arranged(2, seed=seed, low_end=+1)
         copy = np.random.Generator(np.random.PCG64())
         copy.bit_generator.state = probe.rng.bit_generator.state
         roll = roll_d6(copy)
         if 2 <= roll <= 5:
             break
+    else:
+        pytest.fail(f"no seed below {SEEDS_TRIED} rolls 2 to 5 next: the size prompt "
+                    f"was not tested")
     state = TiltedState.arranged(2, seed=seed, low_end=+1, first=0,
                                  hands=[[1], [roll] * 5], coins=[5, 5])
     state.apply(beam_drop(state, "1u-1", -0.15))

@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 import shapely
@@ -21,7 +20,7 @@ from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.gui.games import game_text
 from balance3d.gui.games.tribalance import table as tb
 from balance3d.gui.widgets import YES_LABEL
-from test_window_xvfb import (ROOT, SETTLE, TITLE, _click, _png, _state_after,  # noqa: F401
+from test_window_xvfb import (ROOT, TITLE, _click, _png, _state_after,  # noqa: F401
                               project, window)
 
 #: Largest chromaticity distance (r, g, b over their sum) for "this colour".
@@ -83,8 +82,8 @@ def test_a_piece_placed_with_the_mouse_a_taken_field_refused_and_a_pass(
     assert refused["action"] == {"type": "place", "piece": other, "field": FIELD}
     ok, reason = now.is_legal(Place(other, FIELD))
     assert not ok and refused["reason"] == reason == f"field {FIELD} is taken by {piece}"
-    time.sleep(2 * SETTLE)
     assert record.read_bytes() == saved             # nothing recorded, nothing changed
+    refusal = before
     # Esc puts the piece back; the Pass button passes and puts the person out
     xdotool("key", "Escape")
     before = len(w.events())
@@ -92,6 +91,10 @@ def test_a_piece_placed_with_the_mouse_a_taken_field_refused_and_a_pass(
     asked = w.wait(lambda e: e["event"] == "buttons" and e["confirm"], "the question", before)
     _click(xdotool, window_id, asked["confirm"][YES_LABEL])
     passed = w.wait(lambda e: e["event"] == "verdict", "the pass", before)
+    # the window handles the clicks in order: the refused one released and judged
+    # nothing before the pass's verdict
+    assert [e for e in w.events()[refusal:] if e["event"] in ("release", "verdict")][0] \
+        == passed
     assert passed["verdict"]["kind"] == "TribalancePassVerdict"
     assert not any(e["event"] == "release" for e in w.events()[before:])
     assert w.close(xdotool) == 0

@@ -53,13 +53,23 @@ def test_letter_pieces_are_chunky_non_convex_capitals(name):
     assert part.shapes_volume == pytest.approx(part.mesh.volume, rel=COMPOUND_VOLUME_TOLERANCE)
 
 
+#: m, a centre of mass this close to an axis of symmetry is on it (round-off).
+ON_AXIS = 1e-9
+
+
 def test_the_letters_are_t_l_and_h_and_differ():
-    glyphs = [TOWER.data["parts"][name]["glyph"] for name in RULES["letter_parts"]]
+    """Each letter's centre of mass (in its glyph's design frame, the glyph's box
+    centred on the origin, upright along +y) lies where its shape puts it: H,
+    symmetric about both axes, at the centre; T, symmetric about x = 0, on that
+    axis and towards its top bar (+y); L towards its corner (-x, -y).  So no two
+    letters are the same shape."""
+    glyphs = {TOWER.data["parts"][name]["glyph"]: name for name in RULES["letter_parts"]}
     assert sorted(glyphs) == ["H", "L", "T"]
-    areas = {round(TOWER.parts[name].mesh.volume, 12) for name in RULES["letter_parts"]}
-    centres = {tuple(np.round(TOWER.parts[name].design_from_body[:2, 3], 9))
-               for name in RULES["letter_parts"]}
-    assert len(areas) > 1 or len(centres) > 1
+    centre = {g: TOWER.parts[name].design_from_body[:2, 3] for g, name in glyphs.items()}
+    h, t, ell = centre["H"], centre["T"], centre["L"]
+    assert abs(h[0]) < ON_AXIS and abs(h[1]) < ON_AXIS
+    assert abs(t[0]) < ON_AXIS and t[1] > ON_AXIS
+    assert ell[0] < -ON_AXIS and ell[1] < -ON_AXIS
 
 
 def covers(mesh: trimesh.Trimesh, x: float, y: float) -> bool:

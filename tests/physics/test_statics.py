@@ -101,3 +101,57 @@ def test_between_pyramid_edges_friction_is_under_estimated(fraction, holds):
 
 def test_an_unsupported_body_cannot_stay():
     assert solve_statics([StaticsBody(MASS, (0.0, 0.0, 0.1))], [], G) is None
+
+
+def plank_with_load(x: float, force: float):
+    """The plank of :func:`test_a_plank_on_two_supports_rests_on_both` (supports at
+    x = -0.2 and +0.1 m, centre of mass at 0) with a known downward load of
+    ``force`` N acting at ``x`` m on its top."""
+    bodies = [StaticsBody(MASS, (0.0, 0.0, 0.005), (((x, 0.0, 0.01), (0.0, 0.0, -force)),))]
+    contacts = [StaticsContact(0, -1, (sx, y, 0.0), (0.0, 0.0, 1.0), 0.5, pair=int(sx > 0))
+                for sx in (-0.2, 0.1) for y in (-0.02, 0.02)]
+    return bodies, contacts
+
+
+def test_a_load_off_the_centre_of_mass_is_carried_by_the_nearer_support():
+    """A load of m g at x = -0.1 m, a third of the 0.3 m span from the left
+    support: moments give the left 2/3 of it and the right 1/3, on top of the
+    plank's own 1/3 and 2/3 (each support then carries m g)."""
+    bodies, contacts = plank_with_load(-0.1, MASS * G)
+    forces = solve_statics(bodies, contacts, G)
+    left, right = forces[:2, 2].sum(), forces[2:, 2].sum()
+    assert left == pytest.approx(MASS * G / 3 + 2 * MASS * G / 3)
+    assert right == pytest.approx(2 * MASS * G / 3 + MASS * G / 3)
+
+
+@pytest.mark.parametrize("fraction, holds", [(0.95, True), (1.05, False)])
+def test_a_load_beyond_a_support_tips_the_plank_past_its_moment(fraction, holds):
+    """A load at x = -0.3 m, 0.1 m beyond the left support: about that support it
+    turns the plank against its weight's 0.2 m arm, so it tips above 2 m g."""
+    bodies, contacts = plank_with_load(-0.3, fraction * 2 * MASS * G)
+    assert (solve_statics(bodies, contacts, G) is not None) == holds
+
+
+@pytest.mark.parametrize("push, holds", [(0.05, True), (0.3, False)])
+def test_a_known_push_between_two_bodies_of_the_problem_acts_on_both(push, holds):
+    """Box 1, standing on box 0's +x side, pushes it along -x with a measured
+    ``push`` x m g; box 0 feels it and box 1 the opposite.  Box 0's floor holds up
+    to 0.5 m g, box 1's slippery floor only 0.1 m g: both stay at 0.05, and box 1
+    slides back at 0.3.  When they stay, box 1's floor pushes it forward by exactly
+    the push."""
+    force = push * MASS * G
+    bodies = [StaticsBody(MASS, (0.0, 0.0, 0.02)), StaticsBody(MASS, (0.2, 0.0, 0.02))]
+    contacts = []
+    for body, mu in ((0, 0.5), (1, 0.1)):
+        x0 = bodies[body].com[0]
+        contacts += [StaticsContact(body, -1, (x0 + sx * HALF[0], sy * HALF[1], 0.0),
+                                    (0.0, 0.0, 1.0), mu, pair=body)
+                     for sx in (-1, 1) for sy in (-1, 1)]
+    contacts.append(StaticsContact(0, 1, (HALF[0], 0.0, 0.005), (-1.0, 0.0, 0.0), 0.0,
+                                   pair=2, normal_force=force))
+    forces = solve_statics(bodies, contacts, G)
+    assert (forces is not None) == holds
+    if holds:
+        assert forces[8] == pytest.approx((-force, 0.0, 0.0))
+        assert forces[:4, 0].sum() == pytest.approx(force)
+        assert forces[4:8, 0].sum() == pytest.approx(-force)

@@ -138,6 +138,21 @@ def test_removing_a_support_wakes_what_rested_on_it():
     assert world.pose(top)[0][2] == pytest.approx(0.0125, abs=PLACE_TOLERANCE)
 
 
+def test_removing_the_base_of_a_stack_wakes_every_body_above_it():
+    """Three welded cubes: taking the bottom one away wakes the two above it, the
+    top one resting on it only through the middle one, and both come down by one
+    cube (25 mm) onto the table."""
+    world = table_world()
+    low, middle, top = cube_stack(world, 3)
+    world.step()
+    assert set(world.welded_names) == {low, middle, top}
+    world.remove(low)
+    assert not world.is_welded(middle) and not world.is_welded(top)
+    world.step(round(WAIT / SETTINGS.time_step))
+    assert world.pose(middle)[0][2] == pytest.approx(0.0125, abs=PLACE_TOLERANCE)
+    assert world.pose(top)[0][2] == pytest.approx(0.0375, abs=PLACE_TOLERANCE)
+
+
 def test_removing_a_counterweight_wakes_the_beam_it_balanced():
     """A plank across a post, balanced by two cubes; take the cube on one side away
     and the plank must tip: the welded plank is checked again when a body leaves it."""
