@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import ray
+from ray_start import start_local_ray
 
 from balance3d.cli import main
 from balance3d.tune.engines import JOIN_TIMEOUT_S
@@ -58,7 +59,7 @@ def local_ray():
     paths = [str(Path(__file__).parent), str(ROOT), os.environ.get("PYTHONPATH", "")]
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        start_local_ray(ray, num_cpus=2, include_dashboard=False, log_to_driver=False)
         try:
             yield
         finally:
