@@ -52,8 +52,16 @@ def test_a_whole_game_is_played_through_the_app_to_its_result(base, tmp_path, va
                 app.submit(state.legal_release())
                 drops += 1
         assert session.state.is_over, f"not over after {MAX_FRAMES} frames"
+        # the banner says who won (or the solo player's coins) in a player's words
         prompt = app.widgets.text("banner")
-        assert f"result ({session.state.outcome.termination})" in prompt
+        outcome, names = session.state.outcome, [p.name for p in session.state.players]
+        if players == 1:
+            expected = f"P0 scores {int(outcome.scores[0])} coin"
+        elif len(outcome.winners) == 1:
+            expected = f"{names[outcome.winners[0]]} wins"
+        else:
+            expected = "Tied first: "
+        assert expected in prompt and "result (" not in prompt
     finally:
         app.destroy()
     saved = rec.load_record(record)
