@@ -10,12 +10,13 @@ runs derandomized (``derandomize=True``), so every run tries the same examples."
 from __future__ import annotations
 
 import argparse
-import warnings
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from balance3d.cli import build_parser, main
+from test_properties_files import run
+
+from balance3d.cli import build_parser
 
 #: Examples per property.
 EXAMPLES = 60
@@ -76,19 +77,6 @@ def command_lines(draw, tmp: str, commands, poisoned: bool) -> tuple[str, list[s
     return words[0], [*words, *tokens]
 
 
-def _run(capsys, argv: list[str]) -> tuple[int, str, str]:
-    capsys.readouterr()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            status = main(argv)
-        except SystemExit as exc:
-            status = exc.code
-    printed = capsys.readouterr()
-    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)], caught
-    return status, printed.out, printed.err
-
-
 def _one_line(err: str, command: str) -> None:
     assert err.count("\n") == 1 and err.endswith("\n"), err
     assert err.startswith(f"balance3d {command}") and ": error: " in err, err
@@ -100,7 +88,7 @@ def _one_line(err: str, command: str) -> None:
 def test_a_bad_argument_of_any_sub_command_is_one_line(tmp_path, capsys, data):
     (tmp_path / "file").write_text("")
     command, argv = data.draw(command_lines(str(tmp_path), COMMANDS, poisoned=True))
-    status, out, err = _run(capsys, argv)
+    status, out, err = run(capsys, argv)
     assert status == 2, (argv, out, err)
     _one_line(err, command)
     assert out == ""
@@ -116,7 +104,7 @@ def test_the_reading_commands_take_any_arguments_or_refuse_them_in_one_line(
         tmp_path, capsys, data):
     (tmp_path / "file").write_text("")
     command, argv = data.draw(command_lines(str(tmp_path), READING, poisoned=False))
-    status, _, err = _run(capsys, argv)
+    status, _, err = run(capsys, argv)
     if status == 2:
         _one_line(err, command)
     else:

@@ -4,14 +4,13 @@ gives the local engine's rows, for a sweep and for ``tune fit --engine ray``; a 
 from __future__ import annotations
 
 import json
-import os
 import socket
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import ray
-from ray_start import start_local_ray
+import ray_start
 
 from balance3d.cli import main
 from balance3d.tune.engines import JOIN_TIMEOUT_S
@@ -56,14 +55,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def local_ray():
     """One local Ray instance with 2 CPUs for the module's tests.  Its workers inherit
     the environment: they import this checkout and the test experiment's module."""
-    paths = [str(Path(__file__).parent), str(ROOT), os.environ.get("PYTHONPATH", "")]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
-        start_local_ray(ray, num_cpus=2, include_dashboard=False, log_to_driver=False)
-        try:
-            yield
-        finally:
-            ray.shutdown()
+    with ray_start.local_ray([str(Path(__file__).parent), str(ROOT)]):
+        yield
 
 
 def test_ray_rows_equal_the_local_rows(tmp_path, box_drop, local_ray):

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import ray
 from proc_table import HAS_PROC, descendants, poll, title
-from ray_start import start_local_ray
+import ray_start
 
 from balance3d.cli import main
 from balance3d.tune import engines
@@ -48,14 +48,8 @@ pytestmark = pytest.mark.skipif(not HAS_PROC, reason="finds Ray's workers in /pr
 def local_ray():
     """One local Ray instance with 2 CPUs, started by this process (its workers are
     this process's descendants)."""
-    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
-        start_local_ray(ray, num_cpus=2, include_dashboard=False, log_to_driver=False)
-        try:
-            yield
-        finally:
-            ray.shutdown()
+    with ray_start.local_ray([str(ROOT)]):
+        yield
 
 
 class WorkerKiller(threading.Thread):
