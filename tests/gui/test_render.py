@@ -357,3 +357,38 @@ def test_the_held_tray_piece_rises_and_glows_until_put_back(view):
         view.hide_ghost()
     assert view.held is None and node.getZ() == pytest.approx(z)
     assert tuple(node.getColorScale()) == (1.0, 1.0, 1.0, 1.0)
+
+
+def _edge_share(view, image, centre, half):
+    """The share of pixels in a (2 half + 1)^2 window round ``centre`` whose
+    brightness lies in the middle half between the darkest and the brightest: the
+    pixels an edge covers in part."""
+    patch = window(view, image, centre, half).sum(axis=2)
+    low, high = patch.min(), patch.max()
+    middle = (patch > low + 0.25 * (high - low)) & (patch < high - 0.25 * (high - low))
+    return float(middle.mean())
+
+
+def test_soft_lines_fade_at_their_edges_where_hard_ones_step(view):
+    from balance3d.gui.view.marks import DARK_INK, flat_rect, soft_rect
+
+    top = table_top(view.state.world) + 0.002
+    # on the bare felt between the arrow and the front mat, turned 20 degrees so the
+    # edges cross pixels at every phase: a 2 mm line, 24 mm long, each way
+    centres = {flat_rect: (-0.16, -0.066, top), soft_rect: (-0.09, -0.066, top)}
+    marks = view.decor.attachNewNode("line-test")
+    try:
+        for draw, centre in centres.items():
+            pivot = marks.attachNewNode(draw.__name__)
+            pivot.setPos(*centre)
+            pivot.setH(20.0)
+            draw(pivot, "line", (-0.001, -0.012, 0.001, 0.012), 0.0, DARK_INK)
+        image = view.image()
+        hard, soft = (_edge_share(view, image, centres[draw], 5)
+                      for draw in (flat_rect, soft_rect))
+    finally:
+        marks.removeNode()
+    # a hard edge leaves only the felt's and the ink's own shades; a soft one
+    # half-covers a pixel at about every other row on each side
+    assert hard < 0.02, hard
+    assert soft > 0.05, soft

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import trimesh
-from panda3d.core import CardMaker, LineSegs, LQuaternionf, NodePath, Point3, TextNode
+from panda3d.core import (CardMaker, LineSegs, LQuaternionf, NodePath, Point2, Point3, TextNode,
+                          TransparencyAttrib)
 
 from balance3d.gui.games import Colour
 from balance3d.gui.view.lights import SHADOW_MASK
 from balance3d.gui.view.meshes import mesh_node
-from balance3d.gui.view.shading import text_shader, unlit_shader
+from balance3d.gui.view.shading import soft_edge_shader, text_shader, unlit_shader
 
 #: m, how far marks float above the face they are drawn on (against depth fighting).
 MARK_LIFT = 0.0004
@@ -21,6 +22,9 @@ MARK_LIFT = 0.0004
 DARK_INK: Colour = (0.05, 0.04, 0.03, 1.0)
 LIGHT_INK: Colour = (1.0, 1.0, 1.0, 1.0)
 INK_CROSSOVER = 0.179
+#: widths: how far beyond each long edge :func:`soft_rect` draws, for the pixels
+#: its edge half-covers (a 2 mm line: 1 mm, a pixel or more at every zoom).
+SOFT_MARGIN = 0.5
 
 
 def ink_on(ground: Colour) -> Colour:
@@ -72,6 +76,37 @@ def flat_rect(parent: NodePath, name: str, corners: tuple[float, float, float, f
     path.setZ(z + MARK_LIFT)
     path.hide(SHADOW_MASK)
     path.setColor(*colour)
+    return path
+
+
+def soft_rect(parent: NodePath, name: str, corners: tuple[float, float, float, float],
+              z: float, colour: Colour) -> NodePath:
+    """:func:`flat_rect` whose two long edges are antialiased (each pixel covered
+    by its distance to the edge, :func:`soft_edge_shader`), so that a thin line at
+    a slant looks straight without multisampling; the geometry reaches
+    :data:`SOFT_MARGIN` widths beyond each long edge for the pixels the edge
+    half-covers."""
+    x0, y0 = min(corners[0], corners[2]), min(corners[1], corners[3])
+    x1, y1 = max(corners[0], corners[2]), max(corners[1], corners[3])
+    across_x = x1 - x0 <= y1 - y0
+    width = (x1 - x0) if across_x else (y1 - y0)
+    grow = SOFT_MARGIN * width
+    card = CardMaker(name)
+    if across_x:
+        card.setFrame(x0 - grow, x1 + grow, y0, y1)
+        card.setUvRange(Point2(-SOFT_MARGIN, 0.0), Point2(1.0 + SOFT_MARGIN, 1.0))
+    else:
+        card.setFrame(x0, x1, y0 - grow, y1 + grow)
+        low, high = -SOFT_MARGIN, 1.0 + SOFT_MARGIN   # u runs across y
+        card.setUvRange(Point2(low, 0.0), Point2(low, 1.0), Point2(high, 1.0),
+                        Point2(high, 0.0))
+    path = parent.attachNewNode(card.generate())
+    path.setP(-90.0)
+    path.setZ(z + MARK_LIFT)
+    path.hide(SHADOW_MASK)
+    path.setColor(*colour)
+    path.setShader(soft_edge_shader(), 2)
+    path.setTransparency(TransparencyAttrib.MAlpha)
     return path
 
 

@@ -145,6 +145,32 @@ def unlit_shader() -> Shader:
     return Shader.make(Shader.SL_GLSL, _UNLIT_VERTEX, _UNLIT_FRAGMENT)
 
 
+#: The soft-edged fragment shader: the rectangle's u runs 0..1 across its width
+#: between the two long edges it was asked for (the geometry reaches beyond them);
+#: each pixel's coverage is its distance to the nearer edge in pixels (from the
+#: screen-space rate of u), plus half a pixel, clamped to 0..1.
+_SOFT_FRAGMENT = """
+#version 130
+uniform vec4 p3d_ColorScale;
+in vec2 v_uv;
+in vec4 v_color;
+out vec4 colour;
+void main() {
+    float per_pixel = max(fwidth(v_uv.x), 1e-6);
+    float inside = min(v_uv.x, 1.0 - v_uv.x) / per_pixel;
+    vec4 ink = v_color * p3d_ColorScale;
+    colour = vec4(ink.rgb, ink.a * clamp(inside + 0.5, 0.0, 1.0));
+}
+"""
+
+
+@cache
+def soft_edge_shader() -> Shader:
+    """Colour, no light, the two long edges (u = 0 and u = 1) antialiased by their
+    distance in pixels: thin lines at a slant without multisampling."""
+    return Shader.make(Shader.SL_GLSL, _UNLIT_VERTEX, _SOFT_FRAGMENT)
+
+
 #: The text fragment shader: a font's glyph texture gives only coverage (alpha);
 #: sampled as a colour, an alpha texture reads black, which would ink every label
 #: black whatever its colour.

@@ -27,7 +27,8 @@ from balance3d.games.tilted.judge import TABLE as TABLE_BODY
 from balance3d.games.tilted.state import TiltedState
 from balance3d.gui.games import CameraPreset, Colour, Pose, Tray
 from balance3d.gui.games.tilted.mats import NAME_BAND, NAME_CLEAR, Mat, tray_mats
-from balance3d.gui.view.marks import flat_rect, flat_text, ink_on, segments, solid, unlit
+from balance3d.gui.view.marks import (flat_rect, flat_text, ink_on, segments, soft_rect, solid,
+                                      unlit)
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
 
@@ -221,7 +222,7 @@ class TiltedTable:
         beam = unlit(view.node(BEAM).attachNewNode("marks"))
         width = state.rules.line_width
         for s in section_lines(state):
-            flat_rect(beam, f"line:{s:+.4f}", (s - width / 2, -half_width, s + width / 2,
+            soft_rect(beam, f"line:{s:+.4f}", (s - width / 2, -half_width, s + width / 2,
                                                half_width), half_thick, INK)
         short = set()
         for s, value, length in section_labels(state):
