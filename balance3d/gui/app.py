@@ -68,6 +68,7 @@ the table in the space they leave free.
         self._preview: Any = None
         self._size: Any = None
         self._buttons: Any = None
+        self._pointer: Any = None
         self.mouse = pointing.CameraMouse(base)
         #: The app's own key and mouse bindings (the ShowBase keeps its own).
         self.events = DirectObject()
@@ -158,6 +159,7 @@ the table in the space they leave free.
         self._check_preview()
         self._trace_ready()
         self._trace_buttons()
+        self._trace_pointer()
 
     def _sync_view(self) -> None:
         """Rebuild the view when the bodies or the trays changed (a turn ended or
@@ -259,6 +261,16 @@ the table in the space they leave free.
                          turns=len(session.recorder.turns), phase=str(state.phase),
                          regions=regions)
 
+    def _trace_pointer(self) -> None:
+        """Trace the mouse pixel when it moved since the last frame: this frame's
+        gesture and widgets have seen it there."""
+        watcher = self.base.mouseWatcherNode    # None offscreen: no mouse to trace
+        if watcher is not None and watcher.hasMouse():
+            pointer = pointing.pointer_pixel(self.base)
+            if pointer != self._pointer:
+                self._pointer = pointer
+                self.trace.write("pointer", pointer=pointer)
+
     def _trace_buttons(self) -> None:
         """Trace the buttons shown (decisions, and a question's answers) once they
         changed and a frame has been drawn with them (they take clicks from then)."""
@@ -282,6 +294,7 @@ the table in the space they leave free.
     # -- the gesture --------------------------------------------------------------
     def left_click(self) -> None:
         """Pick the tray piece under the mouse, or release the held one."""
+        self.trace.write("click", pointer=pointing.pointer_pixel(self.base))
         session = self.session
         if session is None or self.replaying:
             return
@@ -379,6 +392,9 @@ the table in the space they leave free.
             self.put_back()
 
     def put_back(self) -> None:
+        """Put the held piece (if any) back in its tray."""
+        if self.gesture.holding is not None:
+            self.trace.write("put back", piece=self.gesture.holding)
         self.gesture.cancel()
         self._ghost_key = None
         if self.view is not None:

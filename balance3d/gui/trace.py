@@ -12,8 +12,16 @@ Each line is one object with an ``event`` and its fields:
     ``buttons`` {label: pixel} of the decision buttons, ``turns`` the actions
     recorded so far, ``phase``, ``regions`` {name: [x, y, width, height]} of the
     layout's regions.
+``pointer``
+    the mouse moved: ``pointer`` its pixel, which the frame that wrote this line
+    has already used (the held piece's ghost follows it).
+``click``
+    the left button was pressed over the table or a widget: ``pointer``; what the
+    click did (``picked``, ``release``, ``refused``) comes after this line.
 ``picked``
     a tray piece was picked up: ``piece``, ``pointer``.
+``put back``
+    the held piece went back to its tray (Esc, or the turn moved on): ``piece``.
 ``asked``, ``answered``
     a decision that ends the player's game asks first: the ``question``, its
     ``action`` and the answers' ``buttons`` {label: pixel}; then ``yes`` (bool).

@@ -1,7 +1,7 @@
 """Tower's table: the trays hold exactly the pieces that are not in the World (each
 seat's unplayed pieces, and those that left the game), lying on the table top apart
-from each other and off the bases; each base carries its owner's name on its top
-face; the roll is written beside the roller's base and the marker sits on the
+from each other and off the bases; each base is banded in its seat's colour and
+named on the seat's mat in front of it; the roll is written beside the roller's base and the marker sits on the
 current tower's top."""
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def labels(view):
             for path in view.decor.findAllMatches("**/label:*")]
 
 
-def test_each_base_carries_its_owners_name_on_its_top_face(base):
+def test_each_base_is_banded_in_its_seats_colour_and_named_on_the_mat_before_it(base):
     from balance3d.gui.view.table import TableView
 
     state = TowerState.arranged(4)
@@ -80,16 +80,26 @@ def test_each_base_carries_its_owners_name_on_its_top_face(base):
     try:
         world = state.world
         found = labels(view)
+        centres = [np.mean(world.vertices(state.base(s))[:, :2], axis=0) for s in range(4)]
         for seat, player in enumerate(state.players):
             outline = base_outline(world, state.base(seat))
             top = world.vertices(state.base(seat))[:, 2].max()
-            on_base = [p for text, p in found if text == player.name
-                       and outline.contains(shapely.Point(p[:2]))]
-            assert len(on_base) == 1, f"{player.name}'s base is not labelled"
-            assert 0.0 <= on_base[0][2] - top < MARK_TOLERANCE
-            others = [s for s in range(4) if s != seat]
-            assert not any(base_outline(world, state.base(s)).contains(shapely.Point(p[:2]))
-                           for s in others for text, p in found if text == player.name)
+            band = view.decor.find(f"**/base-band:{seat}")
+            assert not band.isEmpty(), f"{player.name}'s base has no band"
+            assert np.allclose(band.getColor(), TABLE.seat_colour(state, seat), atol=1 / 255)
+            middle = np.array(band.getBounds().getCenter())
+            assert outline.contains(shapely.Point(middle[:2]))
+            assert 0.0 <= band.getPos(view.base.render)[2] - top < MARK_TOLERANCE
+            # no name on a base (too small to read); the name stands in front of
+            # the seat's own base, nearer it than any other base
+            named = [p for text, p in found if text == player.name]
+            assert named
+            for point in named:
+                assert not any(base_outline(world, state.base(s)).contains(
+                    shapely.Point(point[:2])) for s in range(4))
+                assert point[1] < outline.bounds[1]
+                nearest = min(range(4), key=lambda s: abs(centres[s][0] - point[0]))
+                assert nearest == seat, (player.name, point, nearest)
     finally:
         view.destroy()
 

@@ -58,10 +58,10 @@ def test_a_piece_from_the_tray_refused_on_the_opponents_base_lands_on_the_own(
     assert ready["turns"] == 0 and ready["legal"] == state.legal_pieces()
     saved = record.read_bytes() if record.exists() else None
     piece = next(p for p in ready["legal"] if "logo" in p)
-    _click(xdotool, window_id, ready["pieces"][piece])
+    _click(w, xdotool, window_id, ready["pieces"][piece])
     # over the opponent's base: refused with the game's reason, nothing recorded
     before = len(w.events())
-    _click(xdotool, window_id, np.round(project(ready, base_top_centre(state, 1))))
+    _click(w, xdotool, window_id, np.round(project(ready, base_top_centre(state, 1))))
     refused = w.wait(lambda e: e["event"] in ("release", "refused"), "the refusal", before)
     assert refused["event"] == "refused", refused
     action = rec.action_from_dict(refused["action"])
@@ -74,7 +74,7 @@ def test_a_piece_from_the_tray_refused_on_the_opponents_base_lands_on_the_own(
     refusal = before
     # over the middle of the own base: released, judged, recorded
     before = len(w.events())
-    _click(xdotool, window_id, np.round(project(ready, base_top_centre(state, 0))))
+    _click(w, xdotool, window_id, np.round(project(ready, base_top_centre(state, 0))))
     release = w.wait(lambda e: e["event"] in ("release", "refused"), "the release", before)
     assert release["event"] == "release", release
     assert release["action"]["type"] == "drop" and release["action"]["piece"] == piece

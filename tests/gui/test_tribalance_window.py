@@ -52,9 +52,9 @@ def test_a_piece_placed_with_the_mouse_a_taken_field_refused_and_a_pass(
     assert list(ready["buttons"]) == [pass_label]
     # pick the lightest piece from the tray and release it over field 0
     piece = ready["legal"][0]
-    _click(xdotool, window_id, ready["pieces"][piece])
+    _click(w, xdotool, window_id, ready["pieces"][piece])
     before = len(w.events())
-    _click(xdotool, window_id, np.round(project(ready, field_point(state, FIELD))))
+    _click(w, xdotool, window_id, np.round(project(ready, field_point(state, FIELD))))
     release = w.wait(lambda e: e["event"] in ("release", "refused"), "the release", before)
     assert release["event"] == "release", release
     assert release["action"] == {"type": "place", "piece": piece, "field": FIELD}
@@ -72,11 +72,11 @@ def test_a_piece_placed_with_the_mouse_a_taken_field_refused_and_a_pass(
     assert now.placed[piece] == FIELD and now.current_player == 0
     # a click on the taken field (at the top of the piece standing there) is refused
     other = mine["legal"][0]
-    _click(xdotool, window_id, mine["pieces"][other])
+    _click(w, xdotool, window_id, mine["pieces"][other])
     pos, _ = now.world.pose(piece)
     high = now.piece_part(piece).mesh.bounds[1][2]
     before = len(w.events())
-    _click(xdotool, window_id, np.round(project(mine, np.asarray(pos) + (0, 0, high))))
+    _click(w, xdotool, window_id, np.round(project(mine, np.asarray(pos) + (0, 0, high))))
     refused = w.wait(lambda e: e["event"] in ("release", "refused"), "the refusal", before)
     assert refused["event"] == "refused", refused
     assert refused["action"] == {"type": "place", "piece": other, "field": FIELD}
@@ -85,11 +85,13 @@ def test_a_piece_placed_with_the_mouse_a_taken_field_refused_and_a_pass(
     assert record.read_bytes() == saved             # nothing recorded, nothing changed
     refusal = before
     # Esc puts the piece back; the Pass button passes and puts the person out
-    xdotool("key", "Escape")
     before = len(w.events())
-    _click(xdotool, window_id, mine["buttons"][pass_label])
+    xdotool("key", "Escape")
+    w.wait(lambda e: e["event"] == "put back" and e["piece"] == other, "Esc's put back", before)
+    before = len(w.events())
+    _click(w, xdotool, window_id, mine["buttons"][pass_label], table=False)
     asked = w.wait(lambda e: e["event"] == "buttons" and e["confirm"], "the question", before)
-    _click(xdotool, window_id, asked["confirm"][YES_LABEL])
+    _click(w, xdotool, window_id, asked["confirm"][YES_LABEL], table=False)
     passed = w.wait(lambda e: e["event"] == "verdict", "the pass", before)
     # the window handles the clicks in order: the refused one released and judged
     # nothing before the pass's verdict

@@ -29,8 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 #: s, longest wait for the window to reach a traced moment (software GL, 2 cores
 #: shared with the bots' thinking).
 WAIT = 120.0
-#: s, pause after moving the pointer, so the window's frames see it there.
-SETTLE = 0.6
 #: m, how close the block must come to rest to the point under the pointer.
 LANDING_TOLERANCE = 0.005
 #: m, a release point must keep this distance from any point whose drop tips the
@@ -71,8 +69,9 @@ class Window:
                 break
             time.sleep(0.1)
         self.stderr.seek(0)
-        pytest.fail(f"the window never traced {what}; exit {self.process.poll()}; "
-                    f"stderr: {self.stderr.read()[-2000:]}")
+        last = [e["event"] for e in self.events()[after:]][-12:]
+        pytest.fail(f"the window never traced {what}; its last lines: {last}; exit "
+                    f"{self.process.poll()}; stderr: {self.stderr.read()[-2000:]}")
 
     def close(self, xdotool) -> int:
         """Ctrl+Q and the exit status."""
@@ -104,11 +103,27 @@ def window(xvfb, tmp_path):
         w.kill()
 
 
-def _click(xdotool, window_id: str, pixel) -> None:
-    xdotool("mousemove", "--window", window_id, str(int(pixel[0])), str(int(pixel[1])))
-    time.sleep(SETTLE)
-    xdotool("click", "1")
-    time.sleep(SETTLE)
+def _point(w: Window, xdotool, window_id: str, pixel) -> None:
+    """Move the pointer to ``pixel`` and wait until a frame of the window has used
+    it there (its ``pointer`` line)."""
+    before = len(w.events())
+    at = [int(pixel[0]), int(pixel[1])]
+    xdotool("mousemove", "--window", window_id, *(str(v) for v in at))
+    w.wait(lambda e: e["event"] == "pointer" and e["pointer"] == at, f"the pointer at {at}",
+           before)
+
+
+def _click(w: Window, xdotool, window_id: str, pixel, table: bool = True) -> None:
+    """Move the pointer to ``pixel`` and click there, in one xdotool call (the window
+    sees the click where the pointer went).  A click on the ``table`` (not a widget:
+    widgets keep their clicks) is waited for, its ``click`` line, so that whatever
+    the test does next comes after the window has handled it."""
+    before = len(w.events())
+    at = [int(pixel[0]), int(pixel[1])]
+    xdotool("mousemove", "--window", window_id, *(str(v) for v in at), "click", "1")
+    if table:
+        w.wait(lambda e: e["event"] == "click" and e["pointer"] == at, f"the click at {at}",
+               before)
 
 
 # ---------------------------------------------------------------- pinhole maths
@@ -243,10 +258,10 @@ def test_a_drop_on_the_high_side_lands_under_the_pointer_and_the_bot_plays_next(
     w, window_id, ready, record, state = _start_to_person(window, xdotool, tmp_path)
     piece = min(ready["legal"], key=lambda p: state.piece_part(p).mesh.volume)
     target = _quiet_point(state, piece)
-    _click(xdotool, window_id, ready["pieces"][piece])
+    _click(w, xdotool, window_id, ready["pieces"][piece])
     aim = np.round(project(ready, target))
     before = len(w.events())
-    _click(xdotool, window_id, aim)
+    _click(w, xdotool, window_id, aim)
     release = w.wait(lambda e: e["event"] in ("release", "refused"), "the release", before)
     assert release["event"] == "release", release
     assert release["action"]["piece"] == piece
@@ -274,9 +289,9 @@ def test_a_drop_over_the_low_side_is_refused_with_the_games_reason(window, xdoto
     w, window_id, ready, record, state = _start_to_person(window, xdotool, tmp_path)
     saved = record.read_bytes()
     piece = ready["legal"][0]
-    _click(xdotool, window_id, ready["pieces"][piece])
+    _click(w, xdotool, window_id, ready["pieces"][piece])
     before = len(w.events())
-    _click(xdotool, window_id, np.round(project(ready, _low_point(state))))
+    _click(w, xdotool, window_id, np.round(project(ready, _low_point(state))))
     refused = w.wait(lambda e: e["event"] in ("release", "refused"), "the refusal", before)
     assert refused["event"] == "refused", refused
     action = rec.action_from_dict(refused["action"])
@@ -304,8 +319,8 @@ def test_a_decision_button_buys_and_ctrl_z_undoes_it_and_ctrl_s_saves(
     window_id = xdotool("search", "--sync", "--name", f"^{TITLE}$").split()[0]
     state = new_game("tilted", players=2, seed=seed)
     piece = ready["legal"][0]
-    _click(xdotool, window_id, ready["pieces"][piece])
-    _click(xdotool, window_id, np.round(project(ready, _winning_point(state, piece))))
+    _click(w, xdotool, window_id, ready["pieces"][piece])
+    _click(w, xdotool, window_id, np.round(project(ready, _winning_point(state, piece))))
     buy = w.wait(lambda e: e["event"] == "ready" and e["phase"] == "buy", "the buy decision")
     assert buy["turns"] == 1
     after_drop = record.read_bytes()
@@ -314,7 +329,7 @@ def test_a_decision_button_buys_and_ctrl_z_undoes_it_and_ctrl_s_saves(
     assert sorted(buy["buttons"]) == sorted(
         game_text("tilted").decision_label(state, a) for a in state.legal_decisions())
     before = len(w.events())
-    _click(xdotool, window_id, buy["buttons"][label])
+    _click(w, xdotool, window_id, buy["buttons"][label], table=False)
     bought = w.wait(lambda e: e["event"] == "verdict", "the purchase", before)
     assert bought["verdict"]["kind"] == "TiltedBuyVerdict" and bought["verdict"]["buy"] is True
     assert rec.load_record(record).data["turns"][1]["action"] == {
@@ -343,10 +358,9 @@ def test_the_designers_what_if_shows_the_verdict_a_copy_gives_and_changes_nothin
     window_id = xdotool("search", "--sync", "--name", f"^{TITLE}$").split()[0]
     state = new_game("tilted", players=2, seed=seed)
     piece = ready["legal"][0]
-    _click(xdotool, window_id, ready["pieces"][piece])
+    _click(w, xdotool, window_id, ready["pieces"][piece])
     target = np.round(project(ready, _winning_point(state, piece)))
-    xdotool("mousemove", "--window", window_id, *(str(int(v)) for v in target))
-    time.sleep(SETTLE)
+    _point(w, xdotool, window_id, target)
     before = len(w.events())
     xdotool("key", "d")
     xdotool("key", "v")
@@ -384,7 +398,7 @@ def test_the_start_menu_opens_without_arguments_and_start_begins_a_game(
     w = window()
     menu = w.wait(lambda e: e["event"] == "menu", "the start menu")
     window_id = xdotool("search", "--sync", "--name", f"^{TITLE}$").split()[0]
-    _click(xdotool, window_id, menu["start"])
+    _click(w, xdotool, window_id, menu["start"], table=False)
     hud = w.wait(lambda e: e["event"] == "hud", "a HUD prompt")
     first = new_game("tilted", players=2, seed=0)
     assert first.players[first.current_player].name in hud["prompt"]

@@ -66,10 +66,11 @@ SLOT_GAP, TRAY_GAP, ROW_PIECES, GONE_ROW = 0.002, 0.055, 4, 16
 MAT_MARGIN, NAME_BAND, NAME_HEIGHT, DICE_HEIGHT = 0.003, 0.054, 0.042, 0.040
 #: m: letter height of the gone mat's title (it lies furthest from the camera).
 GONE_NAME = 0.048
-#: m: depth of the colour band along the front of a base's top face, height of the
-#: owner's name on it (as tall as the base's 0.1 m width holds: "Player N" is 3.7
-#: times as wide as tall); name of the node holding these names.
-BASE_BAND, BASE_NAME, BASE_NAMES = 0.034, 0.026, "base-names"
+#: m: depth of the colour band along the front of a base's top face.  It carries
+#: no name: "Player N" is 3.7 times as wide as tall, so the base's 0.1 m width
+#: holds letters of 26 mm, 10 px at 1280x720, below the 14 px a painted name needs;
+#: the seat's mat in front of the base, in the same colour, carries the name.
+BASE_BAND = 0.034
 #: m: radius of the marker on the tower's top; of the designer's centre of mass.
 MARKER_RADIUS, COM_RADIUS = 0.006, 0.005
 #: Names of the view's overlays: the marker on the tower's top, the designer's; of
@@ -294,19 +295,15 @@ class TowerTable:
 
     def decorate(self, view: TableView, state: TowerState) -> None:
         """Each seat's base: a band of the seat's colour along the front of its top
-        face with the owner's name; each seat's mat with the name in a band of the
-        seat's colour, nearest the base; the gone mat.  The scene's bases of seats
-        nobody plays are hidden."""
+        face; each seat's mat with the owner's name in a band of the seat's colour,
+        nearest the base; the gone mat.  The scene's bases of seats nobody plays are
+        hidden."""
         decor = unlit(view.decor.attachNewNode("tower"))
-        base_names = decor.attachNewNode(BASE_NAMES)
         count = state.rules.letters_per_player + state.rules.logos_per_player
         for seat in range(len(state.players)):
             x0, y0, x1, _, top = base_box(state, seat)
             flat_rect(decor, f"base-band:{seat}", (x0, y0, x1, y0 + BASE_BAND), top,
                       seat_colour(seat))
-            flat_text(base_names, state.players[seat].name,
-                      ((x0 + x1) / 2.0, y0 + BASE_BAND / 2.0, top + 0.0002), BASE_NAME,
-                      ink_on(seat_colour(seat)))
             x0, y0, x1, y1 = mat_extent(state, seat, count)
             flat_rect(decor, f"mat:{seat}", (x0, y0, x1, y1), 0.0, mat_colour(seat))
             flat_rect(decor, f"band:{seat}", (x0, y1 - NAME_BAND, x1, y1), 0.0002,
