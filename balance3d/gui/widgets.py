@@ -203,9 +203,14 @@ class Widgets:
                  result: list[str] | None = None) -> None:
         """The banner (``title``, then ``prompt`` in the acting seat's ``colour``
         lightened), the seat lines, the last verdict's lines (the ``result``'s
-        instead, once there is one) and the log's events.  While a question is
+        instead, once there is one) and the log's events.  Once there is a result
+        the banner shows only its first line (who won, or the solo score), which
+        the prompt ends with: the verdict panel shows it whole.  While a question is
         asked the banner shows it instead of the prompt."""
         ask = self.question
+        whole = "\n".join(result or [])
+        if result and prompt.endswith(whole):
+            prompt = prompt[:len(prompt) - len(whole)] + result[0]   # the rest: the panel
         self._set("banner", f"{title}\n{ask if ask is not None else prompt}",
                   lighten(colour) if colour is not None and ask is None else INK)
         self._set("seats", "\n".join(seats))

@@ -9,6 +9,7 @@ import pytest
 
 from balance3d import play as playing
 from balance3d import record as rec
+from balance3d.gui.hud import hud_text
 
 #: pixels, the offscreen buffer (the size the view's tests use: one ShowBase per process).
 SIZE = (640, 360)
@@ -62,6 +63,13 @@ def test_a_whole_game_is_played_through_the_app_to_its_result(base, tmp_path, va
         else:
             expected = "Tied first: "
         assert expected in prompt and "result (" not in prompt
+        # the banner holds the result's first line only, the verdict panel the whole
+        # result, and the log repeats none of it
+        hud = hud_text(session)
+        assert prompt == f"{hud.title}\n{hud.result[0]}"
+        assert app.widgets.text("verdict") == "\n".join(hud.result)
+        assert not any(line.strip() in note for note in app.widgets.notes
+                       for line in hud.result[1:])
     finally:
         app.destroy()
     saved = rec.load_record(record)
