@@ -39,7 +39,7 @@ TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm")
 #: ``add_parser(subparsers)`` (registers its verb on ``tune``'s sub-parsers) and
 #: ``run(args) -> int`` (runs it).  Keep these modules light to import: every
 #: ``balance3d`` command builds their parsers.
-EXTRA_VERBS: tuple[str, ...] = ()
+EXTRA_VERBS: tuple[str, ...] = ("tune_sensitivity", "tune_compare", "tune_search")
 
 
 class _AnyWord:
