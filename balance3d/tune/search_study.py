@@ -37,7 +37,7 @@ import numpy as np
 from balance3d.tune.fit import observed
 from balance3d.tune.points import PointRunner, StudyError, prepare_folder
 from balance3d.tune.sensitivity_core import Space
-from balance3d.tune.sensitivity_study import _bounds, check_space, study_path
+from balance3d.tune.sensitivity_study import check_space, space_of, study_path
 from balance3d.tune.study_file import load_study, study_keys
 from balance3d.tune.sweep import Sweep, SweepError
 from balance3d.tune.targets import Term, TargetError, loss, parse_target
@@ -99,7 +99,7 @@ def load_search(name_or_path: str | Path) -> SearchStudy:
         raise SweepError(f"{path}: {TABLE}.case: must be a table KEY = VALUE, got {case!r}")
     batch = _whole(path, table, "batch", DEFAULT_BATCH, 1)
     study = SearchStudy(
-        sweep=sweep, space=_bounds(path, table.get("parameters")),
+        sweep=sweep, space=space_of(path, table.get("parameters"), f"{TABLE}.parameters"),
         target=table["target"], terms=terms, case=case,
         trials=_whole(path, table, "trials", DEFAULT_TRIALS, 1), batch=batch,
         startup=_whole(path, table, "startup", 2 * batch, 0),

@@ -35,7 +35,7 @@ import numpy as np
 from balance3d.games import get_game
 from balance3d.games.base import GameError
 from balance3d.resources import scenes_dir
-from balance3d.scene import SceneError, load_scene
+from balance3d.scene import OverrideError, SceneError, load_scene
 from balance3d.tune.points import PointRunner, StudyError, prepare_folder
 from balance3d.tune.sensitivity_core import (METHODS, SensitivityError, Space, analyse,
                                              budget, check_request, sample)
@@ -104,8 +104,9 @@ def _whole(path: Path, key: str, value: Any, least: int) -> int:
     return value
 
 
-def _bounds(path: Path, table: Any) -> Space:
-    where = f"{TABLE}.parameters"
+def space_of(path: Path, table: Any, where: str) -> Space:
+    """The space of a study's ``parameters`` table (PATH = {low, high}), named
+    ``where`` in errors (:class:`SweepError`)."""
     if not isinstance(table, dict) or not table:
         raise SweepError(f"{path}: {where}: must be a table of PATH = {{low, high}}")
     names, bounds = [], []
@@ -142,6 +143,8 @@ def check_space(path: Path, where: str, sweep: Sweep, space: Space) -> None:
         for value in (low, high):
             try:
                 game.rules(load_scene(sweep.scene, {**fixed, **lows, name: value}))
+            except OverrideError as exc:
+                raise SweepError(f'{path}: {where}."{exc.key}": {exc.reason}') from None
             except (SceneError, GameError) as exc:
                 raise SweepError(f'{path}: {where}."{name}" = {value!r}: {exc}') from None
 
@@ -171,7 +174,7 @@ def load_sensitivity(name_or_path: str | Path) -> SensitivityStudy:
     except SensitivityError as exc:
         raise SweepError(f"{path}: {TABLE}.{exc}") from None
     repetitions = _whole(path, "repetitions", table.get("repetitions", sweep.repetitions), 1)
-    space = _bounds(path, table.get("parameters"))
+    space = space_of(path, table.get("parameters"), f"{TABLE}.parameters")
     check_space(path, f"{TABLE}.parameters", sweep, space)
     study = SensitivityStudy(sweep, space, outcome, case, method, n, repetitions)
     try:

@@ -42,7 +42,7 @@ def sensitivity_figure(report: dict[str, Any]) -> "Figure":
         ax.bar(x + 0.2, [r["sigma"] for r in rows], 0.4, label="sigma")
         ax.set_ylabel(f"elementary effect on {report['outcome']} per full range")
     share = report["noise"]["noise_share"]
-    noise = f"; noise {share:.0%} of a run's variance" if np.isfinite(share) else ""
+    noise = f"\nnoise: {share:.0%} of a run's variance" if np.isfinite(share) else ""
     ax.set_title(f"{report['sweep']}: {report['method']}, {report['runs']} runs{noise}",
                  fontsize="medium")
     ax.set_xticks(x, names, rotation=15, ha="right", fontsize="small")
