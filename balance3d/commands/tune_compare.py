@@ -1,16 +1,17 @@
 """``balance3d tune compare A B``: compare two finished sweeps of the same cases, cell
-by cell (see :mod:`balance3d.tune.compare`): B's estimate minus A's for every
-outcome with its 95 % interval, two-proportion tests for rates and Welch's t test for
-means, Holm-adjusted across the cells.  Sweeps whose cases differ are refused in one
+by cell: B's estimate minus A's for every outcome with its 95 % interval,
+two-proportion tests for rates and Welch's t test for means, Holm-adjusted across
+the cells.  Sweeps whose cases differ are refused in one
 line.  ``--out DIR`` writes compare.csv, compare.json and one compare_OUTCOME.png
 per outcome.
 """
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 
-from balance3d.commands import CommandError, plain
+from balance3d.commands import HELP_WIDTH, CommandError, plain
 
 EXAMPLES = """\
 examples:
@@ -22,7 +23,8 @@ def add_parser(subparsers) -> None:
     """Register ``tune compare``."""
     parser = subparsers.add_parser(
         "compare", help="compare two sweeps of the same cases, cell by cell",
-        prog="balance3d tune compare", description=plain(" ".join(__doc__.split())),
+        prog="balance3d tune compare", description=textwrap.fill(plain(" ".join(__doc__.split())), HELP_WIDTH,
+                                  break_long_words=False, break_on_hyphens=False),
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", metavar="A", help="the first sweep's output folder")
     parser.add_argument("b", metavar="B", help="the second sweep's output folder")

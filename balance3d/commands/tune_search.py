@@ -1,23 +1,23 @@
 """``balance3d tune search STUDY.toml``: search several parameters at once for a
 stated behaviour written in the sweep file's ``[search]`` table, such as ``target =
-"tipped = 0.5 and rest_x < 0.1"`` (see :mod:`balance3d.tune.search_study` and
-:mod:`balance3d.tune.targets`), with Optuna's seeded TPE sampler in fixed batches,
-so the trials are the same with any engine and number of workers.  ``--out DIR``
-keeps the study (search.db) and the runs, so the same command resumes, and writes
-best.json, trials.csv and search.png.
+"tipped = 0.5 and rest_x < 0.1"`` (its syntax: docs/tuning.md, "Studies"), with
+Optuna's seeded TPE sampler in fixed batches, so the trials are the same with any
+engine and number of workers.  ``--out DIR`` keeps the study (search.db) and the
+runs, so the same command resumes, and writes best.json, trials.csv and search.png.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from pathlib import Path
 
-from balance3d.commands import CommandError, plain
+from balance3d.commands import HELP_WIDTH, CommandError, plain
 from balance3d.commands.tune_study_args import add_engine_arguments, check_engine_arguments
 
 EXAMPLES = """\
 examples:
-  balance3d tune search tribalance-plate-search --out runs/plate-search
+  balance3d tune search tilted-light-blocks-search --out runs/plate-search
   balance3d tune search my-search.toml --out runs/my --workers 2"""
 
 
@@ -25,7 +25,8 @@ def add_parser(subparsers) -> None:
     """Register ``tune search``."""
     parser = subparsers.add_parser(
         "search", help="search several parameters for a stated behaviour (Optuna)",
-        prog="balance3d tune search", description=plain(" ".join(__doc__.split())),
+        prog="balance3d tune search", description=textwrap.fill(plain(" ".join(__doc__.split())), HELP_WIDTH,
+                                  break_long_words=False, break_on_hyphens=False),
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("study", metavar="STUDY.toml",
                         help="a sweep file with a [search] table, or a bundled study's "

@@ -1,6 +1,6 @@
 """``balance3d tune sensitivity STUDY.toml``: which parameters matter most for an
 outcome (Sobol indices, or Morris screening for many parameters), stated in the
-sweep file's ``[sensitivity]`` table (see :mod:`balance3d.tune.sensitivity_study`).
+sweep file's ``[sensitivity]`` table (its syntax: docs/tuning.md, "Studies").
 
 It prints the budget before any run, then the indices with their 95 % intervals and
 the noise's share of a run's variance.  ``--out DIR`` keeps the runs (the same
@@ -10,15 +10,16 @@ sensitivity.png.
 from __future__ import annotations
 
 import argparse
+import textwrap
 import sys
 from pathlib import Path
 
-from balance3d.commands import CommandError, plain
+from balance3d.commands import HELP_WIDTH, CommandError, plain
 from balance3d.commands.tune_study_args import add_engine_arguments, check_engine_arguments
 
 EXAMPLES = """\
 examples:
-  balance3d tune sensitivity tilted-drop-sensitivity --out runs/sensitivity
+  balance3d tune sensitivity tribalance-plate-sensitivity --out runs/sensitivity
   balance3d tune sensitivity my-study.toml --out runs/my --workers 2"""
 
 
@@ -26,7 +27,8 @@ def add_parser(subparsers) -> None:
     """Register ``tune sensitivity``."""
     parser = subparsers.add_parser(
         "sensitivity", help="which parameters matter most for an outcome (Sobol, Morris)",
-        prog="balance3d tune sensitivity", description=plain(" ".join(__doc__.split())),
+        prog="balance3d tune sensitivity", description=textwrap.fill(plain(" ".join(__doc__.split())), HELP_WIDTH,
+                                  break_long_words=False, break_on_hyphens=False),
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("study", metavar="STUDY.toml",
                         help="a sweep file with a [sensitivity] table, or a bundled "
