@@ -10,8 +10,8 @@ sensitivity.png.
 from __future__ import annotations
 
 import argparse
-import textwrap
 import sys
+import textwrap
 from pathlib import Path
 
 from balance3d.commands import HELP_WIDTH, CommandError, plain
