@@ -10,8 +10,10 @@ run id) is not run again: a study stopped part way resumes.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ import numpy as np
 
 from balance3d.games import get_game
 from balance3d.scene import load_scene
-from balance3d.tune import outputs, runner
+from balance3d.tune import engines, outputs, runner
 from balance3d.tune.experiment import ExperimentError
 from balance3d.tune.sweep import Sweep
 from balance3d.tune.worker import canonical, run_seed
@@ -87,6 +89,37 @@ def prepare_folder(out: Path, identity: dict[str, Any]) -> None:
         raise StudyError(f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
+@contextlib.contextmanager
+def ray_session(engine: str, address: str | None) -> Iterator[None]:
+    """With ``engine == "ray"``, join the cluster at ``address`` (or start a local
+    Ray instance) once for a study that runs in several batches, and shut it down at
+    the end; the batches' runs then reuse it.  Nothing for the local engine, or when
+    this process already joined Ray."""
+    if engine != "ray":
+        yield
+        return
+    try:
+        import ray
+    except ImportError:
+        raise engines.EngineError("--engine ray needs Ray: install balance3d[ray]") from None
+    if ray.is_initialized():
+        yield
+        return
+    if address:
+        engines.check_address(address)
+        engines._bound_join()
+        try:
+            ray.init(address=address)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise engines.EngineError(f"cannot join Ray at {address}: {exc}") from None
+    else:
+        engines._start_local(ray)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
 @dataclass
 class PointRunner:
     """Runs the ``outcome`` of one case of ``sweep`` at given points.
@@ -97,6 +130,8 @@ class PointRunner:
     repetitions : runs per point.
     folder : output folder whose ``runs.jsonl`` keeps the runs (None: kept in memory).
     workers, engine, address, progress : as for :func:`~balance3d.tune.runner.execute`.
+    where : the study key that chose the case, named in errors.
+    rows : run id -> row of the runs made so far (read from ``folder``).
     """
 
     sweep: Sweep

@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from balance3d.tune.fit import observed
-from balance3d.tune.points import PointRunner, StudyError, prepare_folder
+from balance3d.tune.points import PointRunner, StudyError, prepare_folder, ray_session
 from balance3d.tune.sensitivity_core import Space
 from balance3d.tune.sensitivity_study import check_space, space_of, study_path
-from balance3d.tune.study_file import load_study, study_keys
+from balance3d.tune.study_file import load_study, study_keys, study_whole
 from balance3d.tune.sweep import Sweep, SweepError
 from balance3d.tune.targets import Term, TargetError, loss, parse_target
 
@@ -76,11 +76,7 @@ class SearchStudy:
 
 
 def _whole(path: Path, table: dict, key: str, default: int, least: int) -> int:
-    value = table.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise SweepError(f"{path}: {TABLE}.{key}: must be a whole number >= {least}, "
-                         f"got {value!r}")
-    return value
+    return study_whole(path, f"{TABLE}.{key}", table.get(key, default), least)
 
 
 def load_search(name_or_path: str | Path) -> SearchStudy:
@@ -142,7 +138,6 @@ def run_search(study: SearchStudy, out: str | Path | None = None, workers: int |
     optuna = _quiet_optuna()
     from optuna.distributions import FloatDistribution
     from optuna.samplers import TPESampler
-    from optuna.trial import TrialState
 
     folder = Path(out) if out is not None else None
     if folder is not None:
@@ -153,12 +148,22 @@ def run_search(study: SearchStudy, out: str | Path | None = None, workers: int |
     outcomes = list(dict.fromkeys(t.outcome for t in study.terms))
     evaluate = PointRunner(study.sweep, study.case, outcomes[0], study.repetitions, folder,
                            workers, engine, address, progress, where=f"{TABLE}.case")
-    seed, batch = study.sweep.seed, study.batch
-
     def sampler(number: int):
-        return TPESampler(seed=_batch_seed(seed, number), n_startup_trials=study.startup)
+        return TPESampler(seed=_batch_seed(study.sweep.seed, number),
+                          n_startup_trials=study.startup)
 
     current = _study(optuna, folder, study.sweep.name, sampler(0))
+    with ray_session(engine, address):
+        _run_batches(study, current, evaluate, distributions, outcomes, sampler)
+    return _report(study, current, evaluate, outcomes, folder)
+
+
+def _run_batches(study: SearchStudy, current, evaluate: PointRunner, distributions,
+                 outcomes: list[str], sampler) -> None:
+    """Ask, run and tell batches until ``study.trials`` trials are complete."""
+    from optuna.trial import TrialState
+
+    batch = study.batch
     while True:
         trials = current.get_trials(deepcopy=False)
         complete = [t for t in trials if t.state == TrialState.COMPLETE]
@@ -181,7 +186,6 @@ def run_search(study: SearchStudy, out: str | Path | None = None, workers: int |
         for k, (number, _) in enumerate(asked):
             current.tell(number, loss(study.terms,
                                       {o: float(runs[o][k].mean()) for o in outcomes}))
-    return _report(study, current, evaluate, outcomes, folder)
 
 
 def _report(study: SearchStudy, current, evaluate: PointRunner, outcomes: list[str],

@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-#: Methods and the fewest points they take (``n``).
+#: The methods: Sobol indices, Morris screening.
 METHODS = ("sobol", "morris")
 #: Two-sided confidence level of the indices' intervals.
 CONFIDENCE = 0.95

@@ -39,11 +39,13 @@ from balance3d.scene import OverrideError, SceneError, load_scene
 from balance3d.tune.points import PointRunner, StudyError, prepare_folder
 from balance3d.tune.sensitivity_core import (METHODS, SensitivityError, Space, analyse,
                                              budget, check_request, sample)
-from balance3d.tune.study_file import load_study, study_keys
+from balance3d.tune.study_file import load_study, study_keys, study_whole
 from balance3d.tune.sweep import Sweep, SweepError
 
 TABLE = "sensitivity"
 KEYS = ("outcome", "case", "method", "n", "repetitions", "parameters")
+#: Default Sobol base sample (or Morris trajectories).
+DEFAULT_N = 8
 #: The folder of the bundled study files (sensitivity studies and searches).
 STUDIES = "studies"
 
@@ -95,13 +97,6 @@ class SensitivityStudy:
             f"n(D+1) = {self.n} x {d + 1}"
         return (f"{self.method}: D = {d} parameters, {form} = {self.points()} points x "
                 f"{self.repetitions} repetitions = {self.points() * self.repetitions} runs")
-
-
-def _whole(path: Path, key: str, value: Any, least: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise SweepError(f"{path}: {TABLE}.{key}: must be a whole number >= {least}, "
-                         f"got {value!r}")
-    return value
 
 
 def space_of(path: Path, table: Any, where: str) -> Space:
@@ -168,12 +163,13 @@ def load_sensitivity(name_or_path: str | Path) -> SensitivityStudy:
     if method not in METHODS:
         raise SweepError(f"{path}: {TABLE}.method: {method!r} is not one of "
                          f"{', '.join(METHODS)}")
-    n = _whole(path, "n", table.get("n"), 2) if "n" in table else 8
+    n = study_whole(path, f"{TABLE}.n", table.get("n", DEFAULT_N), 2)
     try:
         check_request(method, n)
     except SensitivityError as exc:
         raise SweepError(f"{path}: {TABLE}.{exc}") from None
-    repetitions = _whole(path, "repetitions", table.get("repetitions", sweep.repetitions), 1)
+    repetitions = study_whole(path, f"{TABLE}.repetitions",
+                              table.get("repetitions", sweep.repetitions), 1)
     space = space_of(path, table.get("parameters"), f"{TABLE}.parameters")
     check_space(path, f"{TABLE}.parameters", sweep, space)
     study = SensitivityStudy(sweep, space, outcome, case, method, n, repetitions)

@@ -4,9 +4,10 @@ A sensitivity study (``[sensitivity]``) or a search (``[search]``) is written in
 sweep file it studies: the ``[sweep]``, ``[parameters]``, ``[experiment]`` and
 ``[jitter]`` tables mean what they mean for ``balance3d tune``, and the study's own
 table says what is varied and what is wanted.  :func:`load_study` reads the study's
-table and checks the rest exactly as a sweep file (:func:`~balance3d.tune.sweep.
-load_sweep`, through a copy of the file without the study's table), so every error
-is the sweep's own one line naming the file and the key.
+table and checks the rest exactly as a sweep file
+(:func:`~balance3d.tune.sweep.load_sweep`, through a copy of the file without the
+study's table), so every error is the sweep's own one line naming the file and the
+key.
 """
 from __future__ import annotations
 
@@ -105,3 +106,11 @@ def study_keys(path: Path | str, table: str, study: dict[str, Any],
     if extra:
         raise SweepError(f"{path}: {table}.{extra[0]}: unknown key (expected one of: "
                          f"{', '.join(known)})")
+
+
+def study_whole(path: Path | str, key: str, value: Any, least: int) -> int:
+    """``value`` of the study key ``key`` (``"search.trials"``), a whole number >=
+    ``least`` (:class:`SweepError` naming the file and key otherwise)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise SweepError(f"{path}: {key}: must be a whole number >= {least}, got {value!r}")
+    return value

@@ -44,8 +44,8 @@ class Term:
         return max(0.0, self.value - observed)
 
     def holds(self, observed: float) -> bool:
-        """The inequality holds (``=``: the observed value equals it)."""
-        return {"=": observed == self.value, "<": observed < self.value,
+        """An inequality term holds at ``observed``."""
+        return {"<": observed < self.value,
                 "<=": observed <= self.value, ">": observed > self.value,
                 ">=": observed >= self.value}[self.op]
 

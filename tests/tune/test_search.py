@@ -106,12 +106,18 @@ def test_a_continued_search_gives_the_trials_of_one_search(tmp_path, box_drop):
 
 
 def test_a_folder_of_another_search_is_refused(tmp_path, box_drop):
-    run_search(load_search(_file(tmp_path, 2)), out=tmp_path / "o", workers=1)
+    from balance3d.tune.points import StudyError, prepare_folder
+
+    prepare_folder(tmp_path / "o", load_search(_file(tmp_path, 2)).identity())
     other = _file(tmp_path, 2, "other.toml")
     other.write_text(other.read_text().replace("seed = 7", "seed = 8"))
-    from balance3d.tune.points import StudyError
     with pytest.raises(StudyError, match=r"holds runs of another study \(its sweep differ\)"):
         run_search(load_search(other), out=tmp_path / "o", workers=1)
+    assert not (tmp_path / "o" / "runs.jsonl").exists()
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "sweep.json").write_text("{}")
+    with pytest.raises(StudyError, match=r"s: holds a sweep's outputs \(sweep.json\)"):
+        run_search(load_search(other), out=tmp_path / "s", workers=1)
 
 
 @pytest.mark.parametrize("change, message", [
