@@ -219,7 +219,10 @@ def _report(study: SearchStudy, current, evaluate: PointRunner, outcomes: list[s
                        "met": _met(study.terms, best)},
               "table": rows}
     if folder is not None:
-        write_outputs(report, folder)
+        try:
+            write_outputs(report, folder)
+        except OSError as exc:
+            raise StudyError(f"{folder}: cannot write: {exc.strerror or exc}") from None
     return report
 
 

@@ -199,7 +199,10 @@ def run_sensitivity(study: SensitivityStudy, out: str | Path | None = None,
                   outcome=study.outcome, kind=evaluate.kind, case=study.case,
                   seed=study.sweep.seed, n=study.n)
     if folder is not None:
-        write_outputs(report, folder)
+        try:
+            write_outputs(report, folder)
+        except OSError as exc:
+            raise StudyError(f"{folder}: cannot write: {exc.strerror or exc}") from None
     return report
 
 
