@@ -153,7 +153,7 @@ def load_sensitivity(name_or_path: str | Path) -> SensitivityStudy:
         raise SweepError(f"{path}: {TABLE}.outcome: missing")
     outcomes = sweep.make_experiment().outcomes
     outcome = table["outcome"]
-    if outcome not in outcomes:
+    if not isinstance(outcome, str) or outcome not in outcomes:
         raise SweepError(f"{path}: {TABLE}.outcome: {sweep.experiment} has no outcome "
                          f"{outcome!r} (outcomes: {', '.join(outcomes)})")
     case = table.get("case", {})

@@ -86,6 +86,8 @@ def test_a_stopped_study_resumes_from_its_runs(study_file, tmp_path):
     (('outcome = "right_of_aim"', 'outcome = "tipped"'),
      "sensitivity.outcome: box_drop has no outcome 'tipped' (outcomes: rest_height, "
      "right_of_aim)"),
+    (('outcome = "right_of_aim"', 'outcome = ["right_of_aim"]'),
+     "sensitivity.outcome: box_drop has no outcome ['right_of_aim']"),
     (("n = 2", "n = 6"), "sensitivity.n: Sobol sampling takes a power of 2 (>= 2), got 6"),
     (('method = "sobol"', 'method = "fast"'),
      "sensitivity.method: 'fast' is not one of sobol, morris"),
