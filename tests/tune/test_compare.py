@@ -54,7 +54,7 @@ def test_a_mean_difference_has_welchs_test_and_interval():
 def test_holm_adjusts_the_p_values_of_one_outcome_across_its_cells():
     cells_a = {(0, "x"): [0.0] * 10, (0, "y"): [0.0] * 10, (1, "x"): [0.0] * 10,
                (1, "y"): [1.0] * 10}
-    cells_b = {(0, "x"): [1.0] * 6 + [0.0] * 4, (0, "y"): [1.0] * 3 + [0.0] * 7,
+    cells_b = {(0, "x"): [1.0] * 6 + [0.0] * 4, (0, "y"): [1.0] * 4 + [0.0] * 6,
                (1, "x"): [1.0] * 9 + [0.0], (1, "y"): [1.0] * 10}
     table = compare_runs(runs(cells_a, "hit"), runs(cells_b, "hit"), {"hit": "probability"})
     p = list(table["p"])
@@ -65,6 +65,8 @@ def test_holm_adjusts_the_p_values_of_one_outcome_across_its_cells():
         expected[i] = running
     assert list(table["p_holm"]) == pytest.approx(expected, rel=1e-12)
     assert list(table["differs"]) == [e < 0.05 for e in expected]
+    # 0 of 10 against 4 of 10 is below 0.05 alone, not after Holm's factor of 2
+    assert table.loc[1, "p"] < 0.05 and not table.loc[1, "differs"]
     assert table.loc[3, "difference"] == 0.0 and table.loc[3, "p"] == pytest.approx(1.0)
 
 

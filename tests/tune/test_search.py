@@ -94,14 +94,16 @@ def test_one_and_two_workers_give_the_same_trials(tmp_path, box_drop):
 
 
 def test_a_continued_search_gives_the_trials_of_one_search(tmp_path, box_drop):
-    whole = run_search(load_search(_file(tmp_path, 4, "whole.toml")), workers=1)
+    # 2 random trials, then TPE: the search is continued after a TPE batch, so the
+    # next batch's sampler must not depend on what this process asked before
+    whole = run_search(load_search(_file(tmp_path, 6, "whole.toml")), workers=1)
     folder = tmp_path / "parts"
-    first = run_search(load_search(_file(tmp_path, 2)), out=folder, workers=1)
-    assert len(first["table"]) == 2
+    first = run_search(load_search(_file(tmp_path, 4)), out=folder, workers=1)
+    assert len(first["table"]) == 4
     runs = len((folder / "runs.jsonl").read_text().splitlines())
-    continued = run_search(load_search(_file(tmp_path, 4)), out=folder, workers=1)
+    continued = run_search(load_search(_file(tmp_path, 6)), out=folder, workers=1)
     pd.testing.assert_frame_equal(_trials(continued), _trials(whole))
-    # the first two trials' runs were kept, not run again
+    # the first four trials' runs were kept, not run again
     assert len((folder / "runs.jsonl").read_text().splitlines()) == runs + 2 * 2
 
 
