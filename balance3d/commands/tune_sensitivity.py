@@ -1,0 +1,73 @@
+"""``balance3d tune sensitivity STUDY.toml``: which parameters matter most for an
+outcome (Sobol indices, or Morris screening for many parameters), stated in the
+sweep file's ``[sensitivity]`` table (its syntax: docs/tuning.md, "Studies").
+
+It prints the budget before any run, then the indices with their 95 % intervals and
+the noise's share of a run's variance.  ``--out DIR`` keeps the runs (the same
+command resumes a stopped study) and writes sensitivity.json, indices.csv and
+sensitivity.png.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from pathlib import Path
+
+from balance3d.commands import HELP_WIDTH, CommandError, plain
+from balance3d.commands.tune_study_args import add_engine_arguments, check_engine_arguments
+
+EXAMPLES = """\
+examples:
+  balance3d tune sensitivity tribalance-plate-sensitivity --out runs/sensitivity
+  balance3d tune sensitivity my-study.toml --out runs/my --workers 2"""
+
+
+def add_parser(subparsers) -> None:
+    """Register ``tune sensitivity``."""
+    parser = subparsers.add_parser(
+        "sensitivity", help="which parameters matter most for an outcome (Sobol, Morris)",
+        prog="balance3d tune sensitivity", description=textwrap.fill(plain(" ".join(__doc__.split())), HELP_WIDTH,
+                                  break_long_words=False, break_on_hyphens=False),
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("study", metavar="STUDY.toml",
+                        help="a sweep file with a [sensitivity] table, or a bundled "
+                             "study's name")
+    parser.add_argument("--out", metavar="DIR",
+                        help="folder of the runs (resumed) and the outputs")
+    add_engine_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the study, print its budget first and its report at the end."""
+    from balance3d.tune.engines import EngineError
+    from balance3d.tune.experiment import ExperimentError
+    from balance3d.tune.outputs import OutputError
+    from balance3d.tune.points import StudyError
+    from balance3d.tune.sensitivity_study import (load_sensitivity, report_lines,
+                                                  run_sensitivity)
+    from balance3d.tune.sweep import SweepError
+    from balance3d.tune.worker import RunError
+
+    check_engine_arguments(args)
+    try:
+        study = load_sensitivity(args.study)
+        print(study.announce(), flush=True)
+        report = run_sensitivity(study, out=args.out, workers=args.workers,
+                                 engine=args.engine, address=args.address,
+                                 progress=not args.quiet)
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"balance3d tune: stopped; the finished runs are in {args.out}: run "
+                  f"the same command again to resume", file=sys.stderr)
+        raise
+    except (SweepError, StudyError, OutputError, EngineError, ExperimentError,
+            RunError) as exc:
+        raise CommandError(str(exc)) from None
+    except ImportError as exc:
+        raise CommandError(f"tune sensitivity needs {exc.name}: install "
+                           f"balance3d[tune]") from None
+    print("\n".join(report_lines(report)))
+    if args.out:
+        print(f"wrote sensitivity.json, indices.csv, sensitivity.png in {Path(args.out)}")
+    return 0
