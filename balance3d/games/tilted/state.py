@@ -213,7 +213,9 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, PhasedMixin, State):
 
     @property
     def size_choice(self) -> SizeChoice | None:
-        """The die roll waiting for the player to pick a fallback size, or None."""
+        """The die roll on offer while the player decides whether to buy (phases
+        "buy" and "size") or picks the auction's fallback size (phase "size"), or
+        None."""
         return self._pending_size
 
     def legal_pieces(self, player: int | None = None) -> list[str]:
