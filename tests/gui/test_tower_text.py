@@ -121,7 +121,7 @@ def test_a_fall_a_knock_and_a_player_out_are_told():
     assert "the logo fell (released onto level 3)" in lines
     assert "fell: logo, logo" in lines
     assert "left the game: logo, logo" in lines
-    assert any(line.startswith("knocked tower of Player 2 (logo moved): restored")
+    assert any(line.startswith("knocked tower of Player 2 (logo fell): restored")
                for line in lines)
     assert not any("p1." in line or "p2." in line for line in lines)
     assert "the whole tower fell: the player is out" in lines

@@ -181,7 +181,9 @@ class TowerState(CardsMixin, TurnsMixin, State):
 
     @property
     def must_stand_vertically(self) -> list[bool]:
-        """Per seat: their next piece must be released vertically (a card)."""
+        """Per seat: a "next piece vertical" card is pending: their next piece must
+        be released on edge or upright, and it stays pending until a piece of theirs
+        comes to rest standing vertically on their tower."""
         return list(self._vertical)
 
     @property

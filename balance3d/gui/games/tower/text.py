@@ -140,7 +140,7 @@ class TowerText:
                 lines.append("left the game: " + ", ".join(shape_name(p) for p in verdict.removed))
             for owner, pieces in sorted(verdict.knocked.items()):
                 lines.append(f"knocked tower of Player {int(owner) + 1} "
-                             f"({', '.join(shape_name(p) for p in pieces)} moved): restored; "
+                             f"({', '.join(shape_name(p) for p in pieces)} fell): restored; "
                              f"the player loses their next turn and draws a penalty card")
             if verdict.out:
                 lines.append("the whole tower fell: the player is out")
