@@ -213,12 +213,12 @@ def test_a_piece_released_on_edge_that_falls_flat_does_not_meet_the_vertical_car
     top = world.vertices(state.base(0))[:, 2].max()
     assert not verdict.fallen and state.tower(0) == [h, logo]
     assert world.vertices(logo)[:, 2].max() - top == pytest.approx(THICK, abs=1e-3)
-    assert state.must_stand_vertically[0] is True
+    assert state.must_stand_vertically[0] is True and verdict.vertical_unmet
     assert [e.data["piece"] for e in state.events if e.kind == "vertical_unmet"] == [logo]
     second = state.legal_pieces()[0]
     ok, reason = state.is_legal(drop(state, second, 0.02))
     assert not ok and "stand vertically" in reason
-    state.apply(drop(state, second, 0.02, pose="edge"))
+    assert not state.apply(drop(state, second, 0.02, pose="edge")).vertical_unmet
     assert state.must_stand_vertically[0] is False
 
 

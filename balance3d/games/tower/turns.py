@@ -246,7 +246,8 @@ class TurnsMixin:
             player=seat, summary=summary, piece=drop.piece,
             release=[float(v) for v in release], level=level, rests_on_level=rests,
             fallen=fallen, removed=removed, knocked=knocked, out=out,
-            heights=list(self.heights), settle_time=time, settle_timed_out=capped)
+            heights=list(self.heights), settle_time=time, settle_timed_out=capped,
+            vertical_unmet=unmet and not out)
 
     def _stands_vertically(self, seat: int, piece: str) -> bool:
         """Whether ``piece``, just played by ``seat``, meets a "next piece vertical"

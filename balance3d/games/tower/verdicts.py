@@ -24,7 +24,9 @@ class TowerDropVerdict(Verdict):
     out : the player is out (a tower stood on their base before the drop, and
     nothing of it is left).  heights : m, per seat after
     the turn.  settle_time : s simulated in all.  settle_timed_out : a settle hit
-    the scene's cap.
+    the scene's cap.  vertical_unmet : a "next piece vertical" card was pending and
+    the piece does not stand vertically at rest (or left the game): the card still
+    stands for the player's next piece.
     """
 
     piece: str
@@ -38,6 +40,7 @@ class TowerDropVerdict(Verdict):
     heights: list[float] = field(metadata={"unit": "m"})
     settle_time: float = field(metadata={"unit": "s"})
     settle_timed_out: bool
+    vertical_unmet: bool
 
 
 @dataclass(frozen=True)
