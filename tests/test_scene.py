@@ -407,8 +407,8 @@ def test_summary_lists_every_body_with_mass_and_pose():
 
 
 def test_a_malformed_glyph_names_the_models_file_and_key(tmp_path, monkeypatch):
-    import balance3d.scene as scene_module
+    import balance3d.scene_checks as checks
     (tmp_path / "letters.toml").write_text("[glyphs.T]\ncolumns = 3\nrows = 0\nrects = []\n")
-    monkeypatch.setattr(scene_module, "models_dir", lambda: tmp_path)
+    monkeypatch.setattr(checks, "models_dir", lambda: tmp_path)
     with pytest.raises(SceneError, match=r"letters\.toml: glyphs\.T\.rows: must be a positive"):
-        scene_module._glyphs()
+        checks.letter_glyphs()

@@ -1,15 +1,20 @@
 """Argument checks shared by the commands that start games (``simulate``,
-``play``): player counts, output paths and the one-line description of a record's
-game.  Each raises or returns text for a :class:`~balance3d.commands.CommandError`."""
+``play``): the bots per seat, player counts, output paths, an existing record file
+and the one-line description of a record's game.  Each raises or returns text for a
+:class:`~balance3d.commands.CommandError`."""
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any
 
 from balance3d import record as rec
+from balance3d.bots import bot_names, plays
 from balance3d.commands import CommandError
-from balance3d.games import Game
+from balance3d.games import Game, Player
+from balance3d.games.base import RecordError
+from balance3d.scene import Scene
 
 
 def or_words(values: tuple[int, ...] | list[str]) -> str:
@@ -68,3 +73,79 @@ def game_line(game: dict[str, Any]) -> str:
     seats = ", ".join(rec.player_label(p) for p in game["players"])
     return (f"{game['game']} ({game['variant']}), scene {game['scene']['name']} "
             f"{game['scene']['digest'][:12]}, seed {game['seed']}, players {seats}")
+
+
+def seat_bot_names(text: str | None, players: int | None, game: Game,
+                   person: str | None = None) -> list[str]:
+    """Per seat, the entry of ``--bots`` text (comma separated; one entry fills every
+    seat when ``players`` is given): a registered bot that plays ``game``, or
+    ``person`` (when given) for a seat played by a person.  Empty for no text."""
+    if text is None:
+        return []
+    names = [n.strip() for n in text.split(",")]
+    fit = [b for b in game.bots if plays(b, game.name)]
+    for n in names:
+        if not n:
+            raise CommandError(f"--bots {text!r}: a bot name is empty (give NAME[,NAME...])"
+                               if person is None else
+                               f"--bots {text!r}: an entry is empty (give a bot name or "
+                               f"{person} for a person)")
+        if n != person and n not in bot_names():
+            known = ", ".join(bot_names())
+            raise CommandError(f"unknown bot {n!r} (known: {known})" if person is None else
+                               f"--bots: unknown bot {n!r} (known: {known}; {person} for a "
+                               f"person)")
+        if n != person and n not in fit:
+            raise CommandError(f"--bots {n}: does not play {game.name} (bots that play it: "
+                               f"{', '.join(fit)})")
+    if len(names) == 1 and players is not None:
+        names = names * players
+    if players is not None and len(names) != players:
+        raise CommandError(f"--bots names {len(names)} {_seats(person)} for {players} players")
+    return names
+
+
+def players_from_bots(names: list[str], game: Game, variant: str,
+                      person: str | None = None) -> int:
+    """The player count when only ``--bots`` (``names``, per seat, see
+    :func:`seat_bot_names`) gives one: one per entry, and for a single entry or none
+    2, or the variant's only count."""
+    counts = game.player_counts(variant)
+    players = len(names) if len(names) > 1 else (2 if 2 in counts else counts[0])
+    if players not in counts:
+        raise CommandError(f"--bots names {players} {_seats(person)}: "
+                           f"{counts_text(game, variant, players)}")
+    return players
+
+
+def _seats(person: str | None) -> str:
+    """What ``--bots`` entries are called: bots, or seats when a person may sit."""
+    return "bots" if person is None else "seats"
+
+
+def record_identity(game: str, variant: str, seed: int, scene: Scene,
+                    seats: list[Player]) -> dict[str, Any]:
+    """What a record file must hold to be the record of this game: its ``game``,
+    ``variant``, ``seed``, ``scene`` (name and content digest) and ``players``."""
+    return {"game": game, "variant": variant, "seed": seed,
+            "scene": {"name": scene.name, "digest": scene.digest},
+            "players": [dataclasses.asdict(p) for p in seats]}
+
+
+def existing_record(path: Path, mine: dict[str, Any], keep: str) -> dict[str, Any]:
+    """The data of the existing ``--record`` file ``path``, refused unless it is a
+    record this balance3d reads of the game ``mine`` (:func:`record_identity`);
+    ``keep`` ends the message (what becomes of the file, what to do)."""
+    try:
+        old = rec.load_record(path).data
+    except RecordError as exc:
+        text = str(exc)
+        text = text[len(str(path)) + 2:] if text.startswith(f"{path}: ") else text
+        raise CommandError(f"--record {path}: exists and is not a record this balance3d "
+                           f"reads ({text}); {keep}") from None
+    theirs = {key: old[key] for key in mine}
+    theirs["scene"] = {key: old["scene"][key] for key in ("name", "digest")}
+    if theirs != mine:
+        raise CommandError(f"--record {path}: holds another game ({game_line(theirs)}), not "
+                           f"this one ({game_line(mine)}); {keep}")
+    return old

@@ -39,7 +39,6 @@ bug reports.  Panda3D is imported only once every argument has been checked.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 import textwrap
@@ -48,11 +47,11 @@ from pathlib import Path
 
 from balance3d import play as playing
 from balance3d import record as rec
-from balance3d.bots import bot_names, plays
 from balance3d.commands import HELP_WIDTH, CommandError, help_texts
-from balance3d.commands.checks import check_output_path, counts_text, game_line
+from balance3d.commands.checks import (check_output_path, counts_text, existing_record,
+                                       players_from_bots, record_identity, seat_bot_names)
 from balance3d.games import Game, Player, game_names, get_game
-from balance3d.games.base import Action, RecordError
+from balance3d.games.base import Action
 from balance3d.scene import load_scene
 
 #: Seat marker in ``--bots`` for a seat played by a person.
@@ -156,26 +155,8 @@ def parse_size(text: str | None) -> tuple[int, int]:
 
 def seat_bots(text: str | None, players: int | None, game: Game) -> list[str | None]:
     """Per seat, the bot named in ``--bots`` text or None for :data:`HUMAN`; one
-    entry fills every seat.  Each bot must be registered and play ``game``."""
-    if text is None:
-        return []
-    names = [n.strip() for n in text.split(",")]
-    fit = [b for b in game.bots if plays(b, game.name)]
-    for n in names:
-        if not n:
-            raise CommandError(f"--bots {text!r}: an entry is empty (give a bot name or "
-                               f"{HUMAN} for a person)")
-        if n != HUMAN and n not in bot_names():
-            raise CommandError(f"--bots: unknown bot {n!r} (known: {', '.join(bot_names())}; "
-                               f"{HUMAN} for a person)")
-        if n != HUMAN and n not in fit:
-            raise CommandError(f"--bots {n}: does not play {game.name} (bots that play it: "
-                               f"{', '.join(fit)})")
-    if len(names) == 1 and players is not None:
-        names = names * players
-    if players is not None and len(names) != players:
-        raise CommandError(f"--bots names {len(names)} seats for {players} players")
-    return [None if n == HUMAN else n for n in names]
+    entry fills every seat (:func:`~balance3d.commands.checks.seat_bot_names`)."""
+    return [None if n == HUMAN else n for n in seat_bot_names(text, players, game, HUMAN)]
 
 
 def _names(text: str) -> list[str]:
@@ -212,10 +193,7 @@ def _new_game(args: argparse.Namespace) -> dict:
         raise CommandError(f"{option} {players}: {counts_text(game, variant, players)}")
     bots = seat_bots(args.bots, players, game)
     if players is None:
-        players = len(bots) if len(bots) > 1 else (2 if 2 in counts else counts[0])
-        if players not in counts:
-            raise CommandError(f"--bots names {players} seats: "
-                               f"{counts_text(game, variant, players)}")
+        players = players_from_bots(bots, game, variant, HUMAN)
     if len(bots) == 1:
         bots = bots * players
     if not bots:
@@ -303,37 +281,24 @@ def _loaded(path: Path, bots_text: str | None) -> dict:
 
 def _check_record_target(path: Path, mine: dict, turns: list) -> None:
     """Refuse an existing ``--record`` file the window would not write over: one
-    that is not a record of this game (``mine``: game, variant, seed, scene name
-    and digest, players), or holds actions the game starting with ``turns`` would
-    not keep (the file is kept, never replaced)."""
+    that is not a record of this game (``mine``, see
+    :func:`~balance3d.commands.checks.record_identity`), or holds actions the game
+    starting with ``turns`` would not keep (the file is kept, never replaced)."""
     keep = "it is kept: give another file"
-    try:
-        old = rec.load_record(path).data
-    except RecordError as exc:
-        text = str(exc)
-        text = text[len(str(path)) + 2:] if text.startswith(f"{path}: ") else text
-        raise CommandError(f"--record {path}: exists and is not a record this balance3d "
-                           f"reads ({text}); {keep}") from None
-    theirs = {key: old[key] for key in mine}
-    theirs["scene"] = {key: old["scene"][key] for key in ("name", "digest")}
-    if theirs != mine:
-        raise CommandError(f"--record {path}: holds another game ({game_line(theirs)}), not "
-                           f"this one ({game_line(mine)}); {keep}")
+    old = existing_record(path, mine, keep)
     if turns[:len(old["turns"])] != old["turns"]:
         raise CommandError(f"--record {path}: holds {len(old['turns'])} actions of this game; "
                            f"go on with them with --load {path}, or {keep.split(': ')[1]}")
 
 
 def _identity(fields: dict) -> dict:
-    """What a record file must hold to be this game's record: game, variant, seed,
-    scene (name and digest) and players."""
+    """What a record file must hold to be this game's record
+    (:func:`~balance3d.commands.checks.record_identity`)."""
     game = get_game(fields["game"])
     scene = fields.get("scene") or load_scene(game.scene_name(fields["variant"]))
     seats = [Player(seat, name, bot)
              for seat, (name, bot) in enumerate(zip(fields["names"], fields["bots"]))]
-    return {"game": game.name, "variant": fields["variant"], "seed": fields["seed"],
-            "scene": {"name": scene.name, "digest": scene.digest},
-            "players": [dataclasses.asdict(p) for p in seats]}
+    return record_identity(game.name, fields["variant"], fields["seed"], scene, seats)
 
 
 def run(args: argparse.Namespace) -> int:

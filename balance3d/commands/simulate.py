@@ -34,18 +34,16 @@ the ranking follows when it is not the order of the scores.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import textwrap
 from pathlib import Path
-from typing import Any
 
 from balance3d import play as playing
 from balance3d import record as rec
-from balance3d.bots import bot_names, make_bot, plays
+from balance3d.bots import make_bot
 from balance3d.commands import HELP_WIDTH, CommandError, help_texts, report
-from balance3d.commands.checks import check_output_path, counts_text, game_line
-from balance3d.games import Game, Player, game_names, get_game, new_game
-from balance3d.games.base import RecordError
+from balance3d.commands.checks import (check_output_path, counts_text, existing_record,
+                                       players_from_bots, record_identity, seat_bot_names)
+from balance3d.games import Player, game_names, get_game, new_game
 from balance3d.scene import load_scene
 
 
@@ -86,49 +84,6 @@ def add_parser(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def _bot_names(text: str | None, players: int | None, game: Game) -> list[str]:
-    """Bot name per seat from ``--bots`` text (one name fills every seat); each must
-    be a registered bot that plays ``game`` (one the game lists, and that says it
-    plays it)."""
-    if text is None:
-        return []
-    names = [n.strip() for n in text.split(",")]
-    for n in names:
-        if not n:
-            raise CommandError(f"--bots {text!r}: a bot name is empty (give NAME[,NAME...])")
-        if n not in bot_names():
-            raise CommandError(f"unknown bot {n!r} (known: {', '.join(bot_names())})")
-        if n not in game.bots or not plays(n, game.name):
-            fit = [b for b in game.bots if plays(b, game.name)]
-            raise CommandError(f"--bots {n}: does not play {game.name} (bots that play it: "
-                               f"{', '.join(fit)})")
-    if len(names) == 1 and players is not None:
-        names = names * players
-    if players is not None and len(names) != players:
-        raise CommandError(f"--bots names {len(names)} bots for {players} players")
-    return names
-
-
-def _check_existing_record(path: Path, mine: dict[str, Any]) -> None:
-    """Refuse, before the game is set up and played, an existing ``--record`` file
-    that is not a record of this game, variant, scene (name and digest), seed and
-    players, given as ``mine`` (the record's fields of those names; ``--force``
-    replaces it)."""
-    keep = "it is kept: pass --force to replace it"
-    try:
-        old = rec.parse_record(rec.read_json(path))
-    except RecordError as exc:
-        text = str(exc)
-        text = text[len(str(path)) + 2:] if text.startswith(f"{path}: ") else text
-        raise CommandError(f"--record {path}: exists and is not a record this balance3d "
-                           f"reads ({text}); {keep}") from None
-    theirs = {key: old.data[key] for key in mine}
-    theirs["scene"] = {key: old.data["scene"][key] for key in ("name", "digest")}
-    if theirs != mine:
-        raise CommandError(f"--record {path}: holds another game ({game_line(theirs)}), not "
-                           f"this one ({game_line(mine)}); {keep}")
-
-
 def run(args: argparse.Namespace) -> int:
     if args.seed is not None and args.seed < 0:
         raise CommandError(f"--seed {args.seed}: must be a non-negative integer")
@@ -157,28 +112,22 @@ def run(args: argparse.Namespace) -> int:
             f"{args.script}: variant" if source is not None else f"scene {scene.name}: variant")
         raise CommandError(f"{origin} {variant!r}: {args.game} has no such variant "
                            f"(variants: {', '.join(known)})")
-    counts = game.player_counts(variant)
-    if players is not None and players not in counts:
+    if players is not None and players not in game.player_counts(variant):
         origin = "--players" if args.players is not None else f"{args.script}: players"
         raise CommandError(f"{origin} {players}: {counts_text(game, variant, players)}")
     bots_text = (args.bots if args.bots is not None or args.script is not None
                  else game.default_bot)
-    names = _bot_names(bots_text, players, game)
+    names = seat_bot_names(bots_text, players, game)
     if players is None:
-        players = len(names) if len(names) > 1 else (2 if 2 in counts else counts[0])
-        if players not in counts:
-            raise CommandError(f"--bots names {players} bots: "
-                               f"{counts_text(game, variant, players)}")
+        players = players_from_bots(names, game, variant)
         names = names * players if len(names) == 1 else names
 
     scene = scene if scene is not None else load_scene(game.scene_name(variant))
     seats = [Player(seat, f"Player {seat + 1}", names[seat] if names else None)
              for seat in range(players)]
     if record_path is not None and record_path.exists() and not args.force:
-        _check_existing_record(record_path, {
-            "game": game.name, "variant": variant, "seed": seed,
-            "scene": {"name": scene.name, "digest": scene.digest},
-            "players": [dataclasses.asdict(p) for p in seats]})
+        existing_record(record_path, record_identity(game.name, variant, seed, scene, seats),
+                        "it is kept: pass --force to replace it")
 
     state = new_game(args.game, players=seats, seed=seed, scene=scene, variant=variant)
     bots = [make_bot(n, seed, seat) for seat, n in enumerate(names)]

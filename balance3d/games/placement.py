@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from balance3d import numerics, planar
-from balance3d.games.base import POSES, Drop
+from balance3d.games.base import POSES, Drop, Refusal
 from balance3d.meshes.part import Part
 from balance3d.physics.world import World
 from balance3d.scene import body_pose
@@ -91,3 +91,22 @@ def release_pose(world: World, part: Part, drop: Drop,
         surface = world.height_below(footprint_points(verts[:, :2] + shift))
     origin = (shift[0], shift[1], max(surface, 0.0) + drop.height - lo[2])
     return body_pose(part, origin, tuple(float(v) for v in rot))
+
+
+def drop_fields_refusal(drop: Drop, max_height: float) -> Refusal | None:
+    """Why the fields of ``drop`` cannot be played, read before anything of the game:
+    a pose not among :data:`~balance3d.games.base.POSES`, an ``x``, ``y``,
+    ``height`` or ``yaw`` that is not a finite number, or a release height (m) not in
+    (0, ``max_height``]; None when every field can be.  The refusal's code is
+    "malformed" (with the ``field``) or "height" (with ``height`` and ``most``)."""
+    if drop.pose not in POSES:
+        return Refusal(f"pose must be one of {', '.join(POSES)}", "malformed", field="pose")
+    for key in ("x", "y", "height", "yaw"):
+        value = getattr(drop, key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value):
+            return Refusal(f"{key} must be a finite number", "malformed", field=key)
+    if not 0.0 < drop.height <= max_height:
+        return Refusal(f"the release height must be in (0, {max_height}] m", "height",
+                       piece=drop.piece, height=drop.height, most=max_height)
+    return None

@@ -84,9 +84,12 @@ def buying_game(seed: int, missing: set[int]) -> TiltedState:
 
 
 def drop_and_buy(state: TiltedState) -> TiltedBuyVerdict:
-    """Seat 0 tilts the beam from section 2 (+2 coins: 4) and decides to buy."""
+    """Seat 0 tilts the beam from section 2 (+2 coins: 4), sees the die's roll on
+    offer, and decides to buy."""
+    roll = next_roll(state)
     assert state.apply(drop(state, "1u-1", -0.15)).coins_won == 2
     assert state.phase == "buy" and state.current_player == 0
+    assert state.size_choice.roll == roll and state.size_choice.purpose == "buy"
     assert state.legal_decisions() == [Choose("buy", True), Choose("buy", False)]
     return state.apply(Choose("buy", True))
 
@@ -122,7 +125,9 @@ def test_buying_asks_for_a_size_when_both_fallbacks_exist(pick):
     seed = seed_where(lambda r: 2 <= r <= 5, low_end=+1)
     roll = next_roll(TiltedState.arranged(2, seed=seed, low_end=+1))
     state = buying_game(seed, {roll})
-    verdict = drop_and_buy(state)
+    state.apply(drop(state, "1u-1", -0.15))
+    assert state.phase == "buy" and state.size_choice.options == [roll - 1, roll + 1]
+    verdict = state.apply(Choose("buy", True))
     assert verdict.roll == roll and verdict.options == [roll - 1, roll + 1]
     assert verdict.piece is None and verdict.coins == [4, 2]
     assert state.phase == "size" and state.current_player == 0
@@ -164,13 +169,27 @@ def test_buying_takes_exactly_the_cost(start, can_buy):
     assert state.bank == bank - 2 + 3 and verdict.piece in state.hand(0)
 
 
-def test_declining_to_buy_rolls_no_die():
+def test_the_die_is_rolled_before_the_decision_and_declining_keeps_the_coins():
+    """docs/rules/tilted.md, Buy: the die is rolled first, then the player may pay
+    3 coins for a block of that size, or decline.  The roll is made when the buy
+    step opens (one draw of the game's generator), before any decision; declining
+    it draws nothing more, pays nothing and takes nothing from the supply."""
     state = TiltedState.arranged(2, seed=0, low_end=+1, first=0)
-    state.apply(drop(state, "1u-1", -0.15))
-    rng = json.dumps(state.rng.bit_generator.state)
+    roll = next_roll(state)
+    after_roll = np.random.Generator(np.random.PCG64())
+    after_roll.bit_generator.state = state.rng.bit_generator.state
+    roll_d6(after_roll)
+    supply = state.supply
+    assert state.apply(drop(state, "1u-1", -0.15)).coins_won == 2
+    assert state.phase == "buy"
+    assert json.dumps(state.rng.bit_generator.state) == json.dumps(after_roll.bit_generator.state)
+    assert state.size_choice.roll == roll and state.size_choice.options == [roll]
+    assert [e for e in state.events if e.kind == "roll"][-1].data["roll"] == roll
     verdict = state.apply(Choose("buy", False))
-    assert verdict.roll is None and verdict.piece is None and verdict.coins == [4, 2]
-    assert json.dumps(state.rng.bit_generator.state) == rng
+    assert verdict.buy is False and verdict.roll == roll and verdict.piece is None
+    assert verdict.paid == 0 and verdict.coins == [4, 2] and state.supply == supply
+    assert json.dumps(state.rng.bit_generator.state) == json.dumps(after_roll.bit_generator.state)
+    assert state.size_choice is None and state.current_player == 1 and state.phase == "drop"
 
 
 # ---------------------------------------------------------------------- the end

@@ -27,8 +27,8 @@ COVER = {"6u-2": (0.075, -0.0125), "6u-3": (0.225, -0.0125),
 
 def covered(hands: list[list[int]], variant: str = "basic",
             cover: dict[str, tuple[float, float]] = COVER) -> TiltedState:
-    """Seat 0 to decide whether to buy; the high half covered by the frozen blocks
-    ``cover``."""
+    """Seat 0 to decide whether to buy the 1u block a roll of 1 offers; the high
+    half covered by the frozen blocks ``cover``."""
     state = TiltedState.arranged(len(hands), seed=0, variant=variant, low_end=+1, first=0,
                                  hands=hands, coins=[5] * len(hands))
     data = json.loads(state.to_json())
@@ -46,6 +46,7 @@ def covered(hands: list[list[int]], variant: str = "basic",
         data["game_state"]["supply"].remove(piece)
     data["game_state"]["frozen"] = list(cover)
     data["game_state"]["phase"] = "buy"
+    data["game_state"]["pending_size"] = {"roll": 1, "options": [1], "for": "buy"}
     return load_state(data)
 
 

@@ -185,6 +185,43 @@ def test_the_vertical_card_refuses_a_flat_piece_with_its_reason_and_takes_one_on
     assert state.must_stand_vertically[0] is False
 
 
+#: m, the flat H's centre from the base's centre (-x) in the vertical-card test, and
+#: how far beyond the H's +x edge the upright logo's centre (its centre of mass: the
+#: plaque is symmetric) is released.
+H_DX, BEYOND_EDGE = -0.025, 0.003
+
+
+def test_a_piece_released_on_edge_that_falls_flat_does_not_meet_the_vertical_card():
+    """docs/rules/tower.md, the vertical card: it is met by the pose at rest.  A logo
+    released upright (50 mm tall) with its centre of mass BEYOND_EDGE past the +x
+    edge of a flat H tips over that edge (mechanics: its weight acts outside its
+    support) and comes to rest lying flat on the base, still on the player's tower.
+    The card is not met: it stays pending, so the next piece must again be released
+    vertically (a flat one is refused), and a piece that then stands on edge meets
+    it."""
+    state = game()
+    h = first(state, 0, "letter_H")
+    state.stage(0, [drop(state, h, H_DX, seat=0)])
+    edge = state.world.vertices(h)[:, 0].max() - base_xy(state, 0)[0]
+    state.stack_deck([VERTICAL])
+    state.give_turn(0, "receive penalty", "logo")
+    assert state.must_stand_vertically[0] is True
+    state.give_turn(0, "play 2", "logo")
+    logo = state.legal_pieces()[0]
+    verdict = state.apply(drop(state, logo, edge + BEYOND_EDGE, pose="upright"))
+    world = state.world
+    top = world.vertices(state.base(0))[:, 2].max()
+    assert not verdict.fallen and state.tower(0) == [h, logo]
+    assert world.vertices(logo)[:, 2].max() - top == pytest.approx(THICK, abs=1e-3)
+    assert state.must_stand_vertically[0] is True and verdict.vertical_unmet
+    assert [e.data["piece"] for e in state.events if e.kind == "vertical_unmet"] == [logo]
+    second = state.legal_pieces()[0]
+    ok, reason = state.is_legal(drop(state, second, 0.02))
+    assert not ok and "stand vertically" in reason
+    assert not state.apply(drop(state, second, 0.02, pose="edge")).vertical_unmet
+    assert state.must_stand_vertically[0] is False
+
+
 def test_the_extra_piece_card_has_an_opponent_choose_its_shape_and_the_drawer_play_it():
     state = game()
     state.stack_deck([EXTRA])
@@ -494,9 +531,12 @@ def test_equal_heights_rank_by_vertical_pieces_then_share():
 # ---------------------------------------------------------------- a knock
 #: m, gaps between base_0's and base_1's facing edges in the knock test (the bundled
 #: scene's bases are 0.20 m apart: too far for a short tower to reach).
-KNOCK_GAPS = (0.03, 0.04, 0.05)
+KNOCK_GAPS = (0.005, 0.01)
+#: m, the struck T's centre seen from above, from base_1's centre towards base_0's
+#: far side (+x): its 40 mm width along x, 10 mm to 30 mm from the centre.
+KNOCK_DX = 0.01
 #: m, a restored piece lies this close to its pose before the turn: a twentieth of
-#: knock_tolerance (the knock itself moves the struck logo by centimetres).
+#: knock_tolerance (the knock itself moves the struck T by centimetres).
 RESTORE_TOLERANCE = 1e-4
 
 
@@ -514,33 +554,36 @@ def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path, g
     """Seat 0 has a flat H and a T standing upright (60 mm tall) at its base's edge
     towards base_1, ``gap`` away.  A logo landing on the T's bar 15 mm beyond the
     stem's centre brings the centre of mass of T and logo beyond the stem's edge:
-    the T topples towards base_1, turning about that edge.  Seat 1's tower, a flat H
-    and a logo standing upright (its 50 mm length vertical, so a push near its top
-    overturns it), stands closer to that edge than the T is tall, so by geometry the
-    falling T strikes the logo before it reaches the horizontal and knocks it over
-    (a logo on edge, 30 mm tall, was only nudged by about the knock tolerance).
-    The knock is detected on seat 1's tower, which is put back as it stood before
-    the turn (every piece within RESTORE_TOLERANCE); the T and the logo leave the
-    game, the flat H stays, and seat 0 loses their next turn and draws a card."""
+    the T topples towards base_1, turning about that edge.  Seat 1's tower is one T
+    standing upright (60 mm tall, 40 mm wide along x) KNOCK_DX from its base's
+    centre.  By geometry the falling T strikes it (it stands closer to the pivot
+    than the T is tall), and overturned about its far edge it lies with its centre
+    of mass beyond base_1's edge, so it falls off onto the table: a fall of seat 1's
+    tower by the reading of a player's own falls, hence a knock.  Seat 1's tower is
+    put back as it stood before the turn (every piece within RESTORE_TOLERANCE); the
+    T and the logo of seat 0 leave the game, the flat H stays, and seat 0 loses
+    their next turn and draws a card."""
     state = game(scene=near_scene(tmp_path, gap))
     t, flat = first(state, 0, "letter_T"), first(state, 0, "letter_H")
     state.stage(0, [drop(state, flat, -0.03, seat=0),
                     drop(state, t, 0.03, seat=0, pose="upright")])
-    target, under = first(state, 1, "logo"), first(state, 1, "letter_H")
-    state.stage(1, [drop(state, under, 0.025, seat=1),
-                    drop(state, target, -0.04, seat=1, pose="upright")])
+    target = first(state, 1, "letter_T")
+    state.stage(1, [drop(state, target, KNOCK_DX, seat=1, pose="upright")])
     world = state.world
     pivot = world.vertices(t)[:, 0].max()
     reach = world.vertices(t)[:, 2].max() - world.vertices(state.base(0))[:, 2].max()
     assert world.vertices(target)[:, 0].min() - pivot < reach
+    far_edge = world.vertices(state.base(1))[:, 0].max()
+    height = np.ptp(world.vertices(target)[:, 2])
+    assert world.vertices(target)[:, 0].max() + height / 2 > far_edge
     before = {p: world.pose(p) for p in state.tower(1)}
     state.stack_deck([LOSE_TURN])
     state.give_turn(0, "play 1", "logo")
     logo = state.legal_pieces()[0]
     verdict = state.apply(drop(state, logo, 0.03 + 0.015))
-    assert set(verdict.knocked) == {"1"} and target in verdict.knocked["1"]
+    assert verdict.knocked == {"1": [target]}
     assert t in verdict.fallen and logo in verdict.removed and not verdict.out
-    assert state.tower(0) == [flat] and state.tower(1) == [under, target]
+    assert state.tower(0) == [flat] and state.tower(1) == [target]
     for piece, pose in before.items():
         assert displacement(state.piece_part(piece), pose,
                             state.world.pose(piece)) <= RESTORE_TOLERANCE, piece
@@ -548,3 +591,41 @@ def test_a_knock_on_another_tower_is_detected_restored_and_penalised(tmp_path, g
     assert state.deck[-1] == LOSE_TURN
     assert [e.kind for e in state.events if e.kind in ("knocked", "knock_penalty")] == [
         "knocked", "knock_penalty"]
+
+
+#: (gap m between base_0 and base_1, dx m of seat 1's flat H from its base's centre):
+#: set-ups where seat 0's toppling drop (as in the knock test) strikes seat 1's flat
+#: H and shoves it across its base by several millimetres (measured: 6.6 and 5.2 mm)
+#: without making it fall.
+NUDGES = ((0.03, -0.032), (0.035, -0.035))
+
+
+@pytest.mark.parametrize("gap, dx", NUDGES)
+def test_a_piece_of_another_tower_nudged_without_falling_is_no_knock(tmp_path, gap, dx):
+    """docs/rules/tower.md, Knocks: a knock needs pieces of the other tower to fall.
+    Seat 0's T stands upright at its base's edge and a logo lands on its bar beyond
+    the stem, as in the knock test; seat 1's tower is one flat H, ``gap`` away.  The
+    drop shoves the H across its base by more than knock_tolerance (measured in the
+    World), but the H still lies flat on its base and touches nothing else: nothing
+    of seat 1's tower fell, so there is no knock, no restoring (the H stays where it
+    was pushed) and no penalty for seat 0."""
+    state = game(scene=near_scene(tmp_path, gap))
+    t, flat = first(state, 0, "letter_T"), first(state, 0, "letter_H")
+    state.stage(0, [drop(state, flat, -0.03, seat=0),
+                    drop(state, t, 0.03, seat=0, pose="upright")])
+    target = first(state, 1, "letter_H")
+    state.stage(1, [drop(state, target, dx, seat=1)])
+    before = state.world.pose(target)
+    state.give_turn(0, "play 1", "logo")
+    logo = state.legal_pieces()[0]
+    verdict = state.apply(drop(state, logo, 0.03 + 0.015))
+    world = state.world
+    shoved = displacement(state.piece_part(target), before, world.pose(target))
+    assert shoved > state.rules.knock_tolerance
+    top = world.vertices(state.base(1))[:, 2].max()
+    assert world.vertices(target)[:, 2].min() == pytest.approx(top, abs=1e-3)
+    assert world.vertices(target)[:, 2].max() == pytest.approx(top + THICK, abs=1e-3)
+    assert world.touching(target) == {state.base(1)}
+    assert verdict.knocked == {} and state.tower(1) == [target]
+    assert state.skips[0] == 0
+    assert not [e for e in state.events if e.kind in ("knocked", "knock_penalty")]

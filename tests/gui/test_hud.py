@@ -69,7 +69,8 @@ def test_a_running_drop_then_the_buy_decision_and_its_verdict(session):
     assert any(f"{verdict.coins_won} coins won" in line for line in hud.verdict)
     assert state.phase == "buy" and session.human_to_act()
     cost = state.rules.buy_cost
-    assert hud.decisions == [(f"Buy ({cost} coins)", Choose("buy", True)),
+    roll = state.size_choice.roll
+    assert hud.decisions == [(f"Buy the {roll}-long block ({cost} coins)", Choose("buy", True)),
                              ("Don't buy", Choose("buy", False))]
     assert hud.seats[0] == CURRENT_MARK + f"Player 1  {5 + verdict.coins_won} coins  5 blocks"
     # declining hands the turn to the bot: it thinks, no buttons

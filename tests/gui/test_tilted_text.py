@@ -52,14 +52,25 @@ def test_the_drop_prompt_names_the_player_and_the_high_end(low_end, high):
     assert "x end" not in prompt
 
 
-def test_the_buy_prompt_and_buttons_cost_what_the_rules_say():
+def next_roll(state: TiltedState) -> int:
+    """The die the game will roll next (read from a copy of its generator)."""
+    copy = np.random.Generator(np.random.PCG64())
+    copy.bit_generator.state = state.rng.bit_generator.state
+    return roll_d6(copy)
+
+
+def test_the_buy_prompt_and_buttons_name_the_rolled_block_and_its_cost():
+    """The die is rolled before the player decides: the question names the block it
+    offers and the rules' price (3 coins)."""
     state = TiltedState.arranged(2, seed=0, low_end=+1, first=0, coins=[5, 5])
+    roll = next_roll(state)
     state.apply(beam_drop(state, "1u-1", -0.15))
     assert state.phase == "buy"
     cost = state.rules.buy_cost
-    assert coins(cost) in TEXT.prompt(state) and TEXT.prompt(state).startswith("Player 1:")
+    assert TEXT.prompt(state) == (f"Player 1: the die rolled {roll}: buy the {roll}-long "
+                                  f"block for {coins(cost)}?")
     labels = {TEXT.decision_label(state, a): a for a in state.legal_decisions()}
-    assert labels == {f"Buy ({coins(cost)})": Choose("buy", True),
+    assert labels == {f"Buy the {roll}-long block ({coins(cost)})": Choose("buy", True),
                       "Don't buy": Choose("buy", False)}
 
 
@@ -83,6 +94,8 @@ def test_the_size_prompt_offers_both_fallback_lengths():
     state = TiltedState.arranged(2, seed=seed, low_end=+1, first=0,
                                  hands=[[1], [roll] * 5], coins=[5, 5])
     state.apply(beam_drop(state, "1u-1", -0.15))
+    assert f"a {roll - 1}-long or a {roll + 1}-long block" in TEXT.prompt(state)
+    assert TEXT.decision_label(state, Choose("buy", True)) == "Buy (3 coins), then pick the length"
     state.apply(Choose("buy", True))
     assert state.phase == "size"
     prompt = TEXT.prompt(state)

@@ -116,12 +116,12 @@ def test_a_fall_a_knock_and_a_player_out_are_told():
         player=0, summary="s", piece="p1.logo.3", release=[0.0, 0.0, 0.1], level=3,
         rests_on_level=None, fallen=["p1.logo.3", "p1.logo.2"],
         removed=["p1.logo.3", "p1.logo.2"], knocked={"1": ["p2.logo.1"]}, out=True,
-        heights=[0.0, 0.015], settle_time=2.0, settle_timed_out=False)
+        heights=[0.0, 0.015], settle_time=2.0, settle_timed_out=False, vertical_unmet=False)
     lines = TEXT.verdict_lines(verdict)
     assert "the logo fell (released onto level 3)" in lines
     assert "fell: logo, logo" in lines
     assert "left the game: logo, logo" in lines
-    assert any(line.startswith("knocked tower of Player 2 (logo moved): restored")
+    assert any(line.startswith("knocked tower of Player 2 (logo fell): restored")
                for line in lines)
     assert not any("p1." in line or "p2." in line for line in lines)
     assert "the whole tower fell: the player is out" in lines
@@ -152,3 +152,14 @@ def test_the_end_prompt_ranks_by_height():
         "By height, then vertical pieces:",
         f"  1. Player 2  {2 * thickness * 1000:.1f} mm, 0 vertical",
         f"  2. Player 1  {thickness * 1000:.1f} mm, 0 vertical"]
+
+
+def test_a_vertical_card_not_met_at_rest_is_told():
+    """A piece played under a "next piece vertical" card that lies flat at rest: the
+    window says the card still asks for a vertical piece."""
+    verdict = TowerDropVerdict(
+        player=0, summary="s", piece="p1.logo.1", release=[0.0, 0.0, 0.1], level=2,
+        rests_on_level=1, fallen=[], removed=[], knocked={}, out=False,
+        heights=[0.03, 0.0], settle_time=1.0, settle_timed_out=False, vertical_unmet=True)
+    assert ("the logo does not stand vertically: the penalty card still asks for a "
+            "vertical piece next") in TEXT.verdict_lines(verdict)

@@ -14,7 +14,8 @@ import trimesh
 from balance3d.meshes import builders, solids
 from balance3d.meshes.mass import mass_properties
 from balance3d.meshes.part import Material, make_part
-from balance3d.scene import _glyphs, list_scenes, load_scene
+from balance3d.scene import list_scenes, load_scene
+from balance3d.scene_checks import letter_glyphs
 
 WOOD = Material("wood", density=650.0, friction=0.5)
 #: Relative round-off allowed between two exact formulas evaluated in floats.
@@ -75,7 +76,7 @@ def test_no_mesh_has_a_t_junction(part):
 
 @pytest.mark.parametrize("glyph", ["T", "L", "H"])
 def test_letter_caps_cover_the_glyph_exactly(glyph):
-    g = _glyphs()[glyph]
+    g = letter_glyphs()[glyph]
     rects = np.asarray(g["rects"], float) * ([0.04 / g["columns"], 0.06 / g["rows"]] * 2)
     mesh, _ = builders.letter(rects, 0.015)
     v, tri = np.asarray(mesh.vertices), np.asarray(mesh.faces)
@@ -191,7 +192,7 @@ def test_the_letter_l_turns_to_the_principal_axes_of_its_rectangles():
     (tan 2 theta = 2 Ixy / (Ixx - Iyy) of the area about its centroid)."""
     scene = load_scene("tower")
     spec = scene.data["parts"]["letter_L"]
-    g = _glyphs()[spec["glyph"]]
+    g = letter_glyphs()[spec["glyph"]]
     rects = np.asarray(g["rects"], float) * ([spec["width"] / g["columns"],
                                               spec["height"] / g["rows"]] * 2)
     areas = (rects[:, 2] - rects[:, 0]) * (rects[:, 3] - rects[:, 1])

@@ -15,7 +15,8 @@ Modules: :mod:`~balance3d.games.tilted.rules` (the scene's rule values),
 
 Decisions a player is asked for (``State.phase``)
     ``"drop"``           a :class:`~balance3d.games.base.Drop` of one of their blocks.
-    ``"buy"``            ``Choose("buy", True)`` or ``Choose("buy", False)``.
+    ``"buy"``            ``Choose("buy", True)`` or ``Choose("buy", False)``, the die
+                         already rolled (``State.size_choice``).
     ``"size"``           ``Choose("size", n)``: the larger or the smaller fallback length.
     ``"bid"``            ``Choose("bid", amount)`` (advanced) or ``Pass()`` to decline.
     ``"auction_order"``  ``Choose("auction_order", piece)``: the returned block to
@@ -88,9 +89,11 @@ Coins for the drop
     go negative; the verdicts record it).
 Buying (basic and solo)
     Optional in every variant (the rules say "may").  With at least ``buy_cost``
-    coins and a non-empty supply the player first decides (``Choose("buy", ...)``),
-    then the D6 is rolled; the block of that length is bought, else the nearest
-    larger or smaller length left in the supply; when both exist the player picks
+    coins and a non-empty supply, the D6 is rolled first: it offers the block of
+    that length, else the nearest larger or smaller length left in the supply
+    (``State.size_choice`` holds the roll and the lengths).  Then the player decides
+    (``Choose("buy", ...)``): declining keeps the coins; buying pays ``buy_cost``
+    for the block on offer, and when both fallback lengths exist the player picks
     (``Choose("size", n)``).
 End
     A player with no block at the start of their turn is eliminated.  So is a

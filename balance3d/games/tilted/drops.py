@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance3d import numerics, planar
-from balance3d.games.base import POSES, Drop, GameError, Refusal, run_to_end
-from balance3d.games.placement import release_pose
+from balance3d.games.base import Drop, GameError, Refusal, run_to_end
+from balance3d.games.placement import drop_fields_refusal, release_pose
 from balance3d.games.tilted import judge
 from balance3d.games.tilted.judge import BEAM, FULCRUM, BeamFrame
 from balance3d.games.tilted.rules import (BEAM_STILL_ANGLE, FIND_DROP_GRID, FIND_DROP_HEIGHT,
@@ -62,17 +62,9 @@ class DropsMixin:
         if piece not in self._hands[seat]:
             return Refusal(f"block {piece!r} is not yours ({self._where(piece)})", "not_yours",
                            piece=piece, seat=seat, **self._whereabouts(piece))
-        if drop.pose not in POSES:
-            return Refusal(f"pose must be one of {', '.join(POSES)}", "malformed", field="pose")
-        for key in ("x", "y", "height", "yaw"):
-            value = getattr(drop, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or not math.isfinite(value):
-                return Refusal(f"{key} must be a finite number", "malformed", field=key)
-        if not 0.0 < drop.height <= self.rules.max_drop_height:
-            return Refusal(f"the release height must be in (0, {self.rules.max_drop_height}] m",
-                           "height", piece=piece, height=drop.height,
-                           most=self.rules.max_drop_height)
+        malformed = drop_fields_refusal(drop, self.rules.max_drop_height)
+        if malformed is not None:
+            return malformed
         world = self.world
         frame = BeamFrame.of(world)
         s, t = frame.top_point_below(drop.x, drop.y)

@@ -13,11 +13,12 @@ from typing import Any, Mapping
 import numpy as np
 
 from balance3d.games.base import Drop, State
+from balance3d.games.experiments import jittered_drop, per_drop_rates
 from balance3d.games.tilted.judge import BeamFrame
 from balance3d.games.tilted.rules import DIE_FACES, FIND_DROP_HEIGHT, piece_name
 from balance3d.games.tilted.state import TiltedState
 from balance3d.scene import Scene
-from balance3d.tune.bot_games import BotGames, rate, verdicts
+from balance3d.tune.bot_games import BotGames
 from balance3d.tune.experiment import Experiment, ExperimentError, Jitter
 from balance3d.tune.options import check_keys, choice, fail, int_list, number, table_list
 
@@ -143,10 +144,9 @@ class Drops(Experiment):
                  rng: np.random.Generator) -> Drop:
         """The hand's drop of ``piece`` aimed at beam-frame ``x`` (m) on the beam's
         centre line, flat and along the beam, missed by one draw of the jitter."""
-        dx, dy, dyaw, dh = self.jitter.draw(rng)
         wx, wy, _ = frame.to_world([(x, 0.0, frame.half[2])])[0]
         yaw = math.atan2(frame.rotation[1, 0], frame.rotation[0, 0])
-        return Drop(piece, float(wx + dx), float(wy + dy), self.height + dh, yaw + dyaw, "flat")
+        return jittered_drop(self.jitter, rng, piece, wx, wy, self.height, yaw, "flat")
 
     def _base(self, scene: Scene) -> TiltedState:
         """A one-player game of ``scene`` with the beam on its :data:`LOW_END` and
@@ -176,7 +176,6 @@ class TiltedGames(BotGames):
         return tuple(float(c) for c in state.scores)
 
     def statistics(self, state: State) -> dict[str, bool | int | float]:
-        drops = verdicts(state, "TiltedVerdict")
-        return {"tilt_rate": rate(sum(v["tilted"] for v in drops), len(drops)),
-                "returned_rate": rate(sum(len(v["returned"]) for v in drops), len(drops)),
-                "coins_per_drop": rate(sum(v["coins_won"] for v in drops), len(drops))}
+        return per_drop_rates(state, "TiltedVerdict", {
+            "tilt_rate": lambda v: v["tilted"], "returned_rate": lambda v: len(v["returned"]),
+            "coins_per_drop": lambda v: v["coins_won"]})

@@ -37,9 +37,10 @@ Drops
     the search may stop sooner).
 
 Decisions
-    buy : always (blocks are what keep a player in the game), except in the solo
-        game, where the score is the coins left and a block can earn at most the
-        3 coins it costs.
+    buy : the die has rolled when the bot is asked, so the offer is known
+        (``state.size_choice``).  It buys whatever is offered (blocks are what keep
+        a player in the game), except in the solo game, where the score is the
+        coins left and a block can earn at most the 3 coins it costs.
     size : the larger length (more torque).
     bid : up to ``buy_cost`` coins, one more when the bot holds no more blocks than
         the opponent with the fewest; it raises by the minimum, else passes.

@@ -213,7 +213,9 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, PhasedMixin, State):
 
     @property
     def size_choice(self) -> SizeChoice | None:
-        """The die roll waiting for the player to pick a fallback size, or None."""
+        """The die roll on offer while the player decides whether to buy (phases
+        "buy" and "size") or picks the auction's fallback size (phase "size"), or
+        None."""
         return self._pending_size
 
     def legal_pieces(self, player: int | None = None) -> list[str]:
@@ -360,6 +362,10 @@ class TiltedState(DropsMixin, TurnsMixin, AuctionsMixin, PhasedMixin, State):
         self._frozen = list(data["frozen"])
         self._pending_size = None if data["pending_size"] is None \
             else SizeChoice.from_dict(data["pending_size"])
+        if self._phase == Phase.BUY and (self._pending_size is None
+                                         or self._pending_size.purpose != "buy"):
+            raise RecordError("saved tilted state in the 'buy' step has no die roll on offer "
+                              "(pending_size with 'for': 'buy')")
         self._auction = None if data["auction"] is None else Auction.from_dict(data["auction"])
         self._returned_queue = list(data["returned_queue"])
         self._offender = data["offender"]

@@ -12,9 +12,11 @@ from balance3d.games.tilted.verdicts import TiltedBuyVerdict
 
 @dataclass(frozen=True)
 class SizeChoice:
-    """A die roll whose length the supply lacks, with a smaller and a larger one
-    left: the player picks one of the ``options`` (lengths) for ``purpose``
-    ("buy": the block they buy; "auction": the block the round offers)."""
+    """A die roll and the block lengths it offers (``options``: the rolled length,
+    or the nearest shorter and longer ones the supply has) for ``purpose``: "buy",
+    the block the player may buy (asked in the "buy" step, and in the "size" step
+    when two lengths are offered); "auction", the block the round's roller puts up
+    (asked only when two lengths are offered)."""
 
     roll: int
     options: list[int]
@@ -46,7 +48,7 @@ class TurnsMixin:
                 return self._next_returned_auction()
             return self._continue_round()
         if self._coins[seat] >= self.rules.buy_cost and self._supply:
-            self._phase = Phase.BUY
+            self._offer_block(seat)
         else:
             self._begin_turn(self._next_seat(seat))
         return None
@@ -67,25 +69,37 @@ class TurnsMixin:
         self._supply.remove(piece)
         return piece
 
-    def _apply_buy(self, buy: bool) -> TiltedBuyVerdict:
-        seat = self._current
-        name = self.players[seat].name
-        if not buy:
-            self.log(seat, "buy", f"{name} does not buy")
-            self._begin_turn(self._next_seat(seat))
-            return TiltedBuyVerdict(seat, f"{name} does not buy", False, None, [], None, 0,
-                                    list(self._coins), self._bank)
+    def _offer_block(self, seat: int) -> None:
+        """Buying, first step: the die is rolled, and ``seat`` is asked whether to
+        buy the block of the rolled length (or of a fallback length) for
+        ``buy_cost``."""
         roll = roll_d6(self.rng)
         options = self._fallbacks(roll)
-        self.log(seat, "roll", f"{name} rolls {roll}", roll=roll, options=options)
-        if len(options) == 2:
-            self._pending_size = SizeChoice(roll, options, "buy")
+        lengths = " or ".join(f"{n}u" for n in options)
+        self.log(seat, "roll", f"{self.players[seat].name} rolls {roll}: a {lengths} block "
+                               f"is on offer", roll=roll, options=options)
+        self._pending_size = SizeChoice(roll, options, "buy")
+        self._phase = Phase.BUY
+
+    def _apply_buy(self, buy: bool) -> TiltedBuyVerdict:
+        seat, offer = self._current, self._pending_size
+        name = self.players[seat].name
+        if not buy:
+            self._pending_size = None
+            self.log(seat, "buy", f"{name} does not buy")
+            self._begin_turn(self._next_seat(seat))
+            return TiltedBuyVerdict(seat, f"rolled {offer.roll}: {name} does not buy", False,
+                                    offer.roll, [], None, 0, list(self._coins), self._bank)
+        if len(offer.options) == 2:
             self._phase = Phase.SIZE
-            return TiltedBuyVerdict(seat, f"rolled {roll}: choose {options[0]}u or {options[1]}u",
-                                    True, roll, options, None, 0, list(self._coins), self._bank)
-        piece = self._buy(seat, options[0])
-        return TiltedBuyVerdict(seat, f"rolled {roll}: bought {piece}", True, roll, [], piece,
-                                self.rules.buy_cost, list(self._coins), self._bank)
+            small, large = offer.options
+            return TiltedBuyVerdict(seat, f"rolled {offer.roll}: choose {small}u or {large}u",
+                                    True, offer.roll, list(offer.options), None, 0,
+                                    list(self._coins), self._bank)
+        self._pending_size = None
+        piece = self._buy(seat, offer.options[0])
+        return TiltedBuyVerdict(seat, f"rolled {offer.roll}: bought {piece}", True, offer.roll,
+                                [], piece, self.rules.buy_cost, list(self._coins), self._bank)
 
     def _buy(self, seat: int, length: int) -> str:
         cost = self.rules.buy_cost

@@ -56,8 +56,9 @@ class TiltedVerdict(Verdict):
 @dataclass(frozen=True)
 class TiltedBuyVerdict(Verdict):
     """What a buy decision did: ``buy`` (the decision, None for a size choice),
-    ``roll`` (the die, None when none was rolled), ``options`` (fallback lengths
-    offered, when the player must choose), ``piece`` bought (None if none),
+    ``roll`` (the die rolled before the decision, None for a size choice),
+    ``options`` (fallback lengths offered, when the player must choose one),
+    ``piece`` bought (None if none),
     ``paid`` coins, ``coins`` per seat and ``bank`` after."""
 
     buy: bool | None

@@ -35,9 +35,12 @@ a closed level after its release stays there (the rule binds releases, not physi
 a played piece that fell, and every piece of the tower that fell in the turn, leave
 the game, and a fall that leaves nothing on a base where a tower stood before the
 drop puts its player out (their unplayed pieces leave the game), while a piece that
-falls off an empty base only leaves the game itself; a knock restores the harmed towers whole,
-and the culprit loses their next turn and draws a card; the game ends when no player
-holds an unplayed piece.
+falls off an empty base only leaves the game itself; a knock (a drop that makes
+pieces of another tower fall, by the same reading) restores the harmed towers whole,
+and the culprit loses their next turn and draws a card; the "next piece vertical"
+card is judged on the piece at rest and stays pending until a piece of the player's
+comes to rest standing vertically; the game ends when no player holds an unplayed
+piece.
 """
 from __future__ import annotations
 

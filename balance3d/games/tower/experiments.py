@@ -7,7 +7,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from balance3d.games.base import Drop, State, run_to_end
+from balance3d.games.base import State, run_to_end
+from balance3d.games.experiments import jittered_drop, per_drop_rates
 from balance3d.games.placement import release_pose
 from balance3d.games.tower import physics
 from balance3d.games.tower.judge import read_tower, top_piece
@@ -15,7 +16,7 @@ from balance3d.games.tower.planner import centre_of_mass_offset
 from balance3d.games.tower.rules import TABLE, TowerRules
 from balance3d.games.tower.state import TowerState
 from balance3d.scene import Scene
-from balance3d.tune.bot_games import BotGames, rate, verdicts
+from balance3d.tune.bot_games import BotGames
 from balance3d.tune.experiment import Experiment, Jitter, StartWorlds
 from balance3d.tune.options import check_keys, fail, int_list, is_number, number
 
@@ -120,9 +121,8 @@ class Towers(Experiment):
             spot = base_xy if top is None else physics.centre_of_mass(world, [top])[:2]
             pose = "edge" if self.stands(i) else "flat"
             dx, dy = centre_of_mass_offset(part, pose, AIM_YAW)
-            jx, jy, jyaw, jh = self.jitter.draw(rng)
-            drop = Drop(name, float(spot[0] - dx + jx), float(spot[1] - dy + jy),
-                        rules.find_drop_height + jh, AIM_YAW + jyaw, pose)
+            drop = jittered_drop(self.jitter, rng, name, spot[0] - dx, spot[1] - dy,
+                                 rules.find_drop_height, AIM_YAW, pose)
             position, orientation = release_pose(world, part, drop)
             world.drop(name, part, position, orientation)
             tower.append(name)
@@ -157,7 +157,6 @@ class TowerGames(BotGames):
         return tuple(float(h) for h in state.heights)
 
     def statistics(self, state: State) -> dict[str, bool | int | float]:
-        drops = verdicts(state, "TowerDropVerdict")
-        return {"fall_rate": rate(sum(bool(v["fallen"]) for v in drops), len(drops)),
-                "knock_rate": rate(sum(bool(v["knocked"]) for v in drops), len(drops)),
-                "tallest": float(max(state.heights))}
+        return {**per_drop_rates(state, "TowerDropVerdict", {
+            "fall_rate": lambda v: bool(v["fallen"]), "knock_rate": lambda v: bool(v["knocked"])}),
+            "tallest": float(max(state.heights))}

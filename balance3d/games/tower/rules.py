@@ -31,7 +31,8 @@ CARDS = (LOSE_TURN, REMOVE_TOP, VERTICAL, EXTRA, SWAP, U_DECIDE)
 CHOSEN_CARDS = CARDS[:-1]
 
 # Defaults of the scene's [rules] thresholds (each overridable there by name).
-#: m, a piece of another tower that moved further than this during a turn was knocked.
+#: m, a piece of another tower that fell counts as knocked by a drop only when it
+#: moved further than this during the drop (the drop, not an older lean, moved it).
 KNOCK_TOLERANCE = 0.002
 #: m, highest release height (clearance above the surface beneath) a drop may use.
 MAX_DROP_HEIGHT = 0.05

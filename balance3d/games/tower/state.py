@@ -12,6 +12,7 @@ import shapely
 from balance3d.games.base import (POSES, Action, Choose, Drop, GameError, Outcome, Player,
                                   RecordError, Refusal, State, Verdict, ranks_from_keys,
                                   run_to_end)
+from balance3d.games.placement import drop_fields_refusal
 from balance3d.games.tower import physics
 from balance3d.games.tower.cards import CardsMixin
 from balance3d.games.tower.judge import (base_outline, is_vertical, landing, piece_centre,
@@ -181,7 +182,9 @@ class TowerState(CardsMixin, TurnsMixin, State):
 
     @property
     def must_stand_vertically(self) -> list[bool]:
-        """Per seat: their next piece must be released vertically (a card)."""
+        """Per seat: a "next piece vertical" card is pending: their next piece must
+        be released on edge or upright, and it stays pending until a piece of theirs
+        comes to rest standing vertically on their tower."""
         return list(self._vertical)
 
     @property
@@ -332,20 +335,12 @@ class TowerState(CardsMixin, TurnsMixin, State):
         if piece not in self._pieces_of(seat, shape):
             return Refusal(f"the roll asks for a {shape} piece, and {piece} is not one",
                            "wrong_shape", piece=piece, seat=seat, shape=shape)
-        if drop.pose not in POSES:
-            return Refusal(f"pose must be one of {', '.join(POSES)}", "malformed", field="pose")
+        malformed = drop_fields_refusal(drop, self.rules.max_drop_height)
+        if malformed is not None:
+            return malformed
         if self._vertical[seat] and drop.pose == "flat":
             return Refusal("a penalty card demands this piece stand vertically: pose 'edge' or "
                            "'upright'", "vertical", piece=piece, seat=seat)
-        for key in ("x", "y", "height", "yaw"):
-            value = getattr(drop, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or not math.isfinite(value):
-                return Refusal(f"{key} must be a finite number", "malformed", field=key)
-        if not 0.0 < drop.height <= self.rules.max_drop_height:
-            return Refusal(f"the release height must be in (0, {self.rules.max_drop_height}] m",
-                           "height", piece=piece, height=drop.height,
-                           most=self.rules.max_drop_height)
         world = self.world
         base = self.base(seat)
         if not base_outline(world, base).contains(shapely.Point(drop.x, drop.y)):

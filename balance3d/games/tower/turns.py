@@ -7,7 +7,7 @@ from typing import Any
 
 from balance3d.games.base import Drop
 from balance3d.games.tower import physics
-from balance3d.games.tower.judge import Landing, landing, read_tower
+from balance3d.games.tower.judge import Landing, is_vertical, landing, read_tower
 from balance3d.games.tower.rules import EITHER, GIVE, TABLE, play_count
 from balance3d.games.tower.verdicts import TowerDropVerdict
 from balance3d.physics.world import World, WorldError
@@ -167,7 +167,7 @@ class TurnsMixin:
                 reading = read_tower(world, base, [p for p in mine if p not in removed])
                 gone = list(reading.fallen)
                 fallen += gone
-            knocked = physics.moved_pieces(world, start, others, self.rules.knock_tolerance)
+            knocked = self._knocked(world, start, others)
             if knocked:
                 harmed = [p for s in knocked for p in others[s]]
                 blocking = self._in_the_way(world, before, harmed, mine)
@@ -192,7 +192,6 @@ class TurnsMixin:
         seat = task["seat"]
         name = self.players[seat].name
         self._hands[seat].remove(drop.piece)
-        self._vertical[seat] = False
         stood = bool(self._towers[seat])
         self._towers[seat] = [p for p in [*self._towers[seat], drop.piece] if p not in removed]
         for piece in removed:
@@ -208,7 +207,14 @@ class TurnsMixin:
         if removed:
             self.log(seat, "fall", f"part of {name}'s tower fell: {', '.join(removed)} leave "
                                    f"the game", fallen=fallen, removed=removed)
+        unmet = self._vertical[seat] and not self._stands_vertically(seat, drop.piece)
         out = stood and bool(removed) and not self._towers[seat]
+        if unmet and not out:
+            self.log(seat, "vertical_unmet", f"{drop.piece} does not stand vertically at rest: "
+                                             f"{name}'s next piece must still stand vertically",
+                     piece=drop.piece)
+        else:
+            self._vertical[seat] = False
         if out:
             self._put_out(seat, f"{name}'s whole tower fell: {name} is out")
         elif removed and not self._towers[seat]:
@@ -220,7 +226,7 @@ class TurnsMixin:
         if knocked:
             for owner, pieces in knocked.items():
                 self.log(int(owner), "knocked", f"{name} knocked {self.players[int(owner)].name}"
-                                                f"'s tower ({', '.join(pieces)} moved): it is "
+                                                f"'s tower ({', '.join(pieces)} fell): it is "
                                                 f"restored", pieces=pieces, culprit=seat)
             if not out:
                 self._skips[seat] += 1
@@ -232,13 +238,40 @@ class TurnsMixin:
                    + (f", rests on level {rests}" if rests is not None else "")
                    + (f"; fell: {', '.join(fallen)}" if fallen else "")
                    + (f"; knocked: {', '.join(sorted(knocked))}" if knocked else "")
+                   + ("; not vertical at rest: the card still stands" if unmet and not out
+                      else "")
                    + ("; out" if out else "") + (" (settle hit its time cap)" if capped else ""))
         self._advance()
         return TowerDropVerdict(
             player=seat, summary=summary, piece=drop.piece,
             release=[float(v) for v in release], level=level, rests_on_level=rests,
             fallen=fallen, removed=removed, knocked=knocked, out=out,
-            heights=list(self.heights), settle_time=time, settle_timed_out=capped)
+            heights=list(self.heights), settle_time=time, settle_timed_out=capped,
+            vertical_unmet=unmet and not out)
+
+    def _stands_vertically(self, seat: int, piece: str) -> bool:
+        """Whether ``piece``, just played by ``seat``, meets a "next piece vertical"
+        card: it stayed on their tower and stands vertically at rest
+        (:func:`~balance3d.games.tower.judge.is_vertical` on the settled World)."""
+        return piece in self._towers[seat] and is_vertical(self.world, piece)
+
+    def _knocked(self, world: World, start: dict[str, physics.Pose],
+                 others: dict[str, list[str]]) -> dict[str, list[str]]:
+        """Owner seat (as a string) -> the pieces of that tower this drop toppled:
+        pieces that fell by the reading of a player's own falls
+        (:func:`~balance3d.games.tower.judge.read_tower`, on the World settled after
+        the player's fallen pieces are gone) and moved more than ``knock_tolerance``
+        m since ``start`` (name -> pose before the drop), so the drop moved them.
+        ``others`` maps each other seat with a tower to its pieces; towers nothing
+        of which fell are left out."""
+        moved = physics.moved_pieces(world, start, others, self.rules.knock_tolerance)
+        found = {}
+        for owner, pieces in moved.items():
+            fell = read_tower(world, self.base(int(owner)), others[owner]).fallen
+            toppled = [piece for piece in fell if piece in pieces]
+            if toppled:
+                found[owner] = toppled
+        return found
 
     @staticmethod
     def _in_the_way(world: World, before, harmed: list[str], mine: list[str]) -> list[str]:

@@ -18,12 +18,15 @@ class TowerDropVerdict(Verdict):
     fallen : pieces of the player's tower (the played one included) that fell, in
     the order they were found; removed : every piece that left the game this turn
     (the fallen ones, and the played piece when anything fell).
-    knocked : owner seat (as a string) -> that tower's pieces that moved more than
-    ``knock_tolerance``; those towers were restored to their state before the turn.
+    knocked : owner seat (as a string) -> that tower's pieces the drop toppled
+    (they fell, by the reading of ``fallen``, and moved more than
+    ``knock_tolerance``); those towers were restored to their state before the turn.
     out : the player is out (a tower stood on their base before the drop, and
     nothing of it is left).  heights : m, per seat after
     the turn.  settle_time : s simulated in all.  settle_timed_out : a settle hit
-    the scene's cap.
+    the scene's cap.  vertical_unmet : a "next piece vertical" card was pending and
+    the piece does not stand vertically at rest (or left the game): the card still
+    stands for the player's next piece.
     """
 
     piece: str
@@ -37,6 +40,7 @@ class TowerDropVerdict(Verdict):
     heights: list[float] = field(metadata={"unit": "m"})
     settle_time: float = field(metadata={"unit": "s"})
     settle_timed_out: bool
+    vertical_unmet: bool
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import numpy as np
 from balance3d.games.base import Action, Choose, Pass, State, Verdict, action_to_dict
 from balance3d.games.tilted.judge import BEAM, FULCRUM, TABLE, BeamFrame
 from balance3d.games.tilted.rules import Phase, piece_length
+from balance3d.games.tilted.turns import SizeChoice
 from balance3d.games.tilted.verdicts import (TiltedAuctionVerdict, TiltedBuyVerdict,
                                              TiltedVerdict)
 from balance3d.gui.games.tilted.mats import tray_mats
@@ -77,6 +78,17 @@ def high_end(state: State) -> str:
     return f"{end_name(state, -state.low_end)}, where the arrow points"
 
 
+def offer_words(offer: SizeChoice, cost: int) -> str:
+    """The buying question once the die has rolled: what it offers, for how much."""
+    price = count(cost, "coin")
+    if offer.options == [offer.roll]:
+        return f"the die rolled {offer.roll}: buy the {offer.roll}-long block for {price}?"
+    lengths = " or a ".join(f"{n}-long" for n in offer.options)
+    pick = ", your pick" if len(offer.options) == 2 else ""
+    return (f"the die rolled {offer.roll}, no {offer.roll}-long block is left: buy a "
+            f"{lengths} block for {price}{pick}?")
+
+
 class TiltedText:
     """Tilted's :class:`~balance3d.gui.games.GameText`."""
 
@@ -96,8 +108,7 @@ class TiltedText:
         if phase == Phase.DROP:
             return f"{name}: drop a block on the high side of the beam ({high_end(state)})"
         if phase == Phase.BUY:
-            return (f"{name}: buy a block from the supply for "
-                    f"{count(state.rules.buy_cost, 'coin')}? (the die says which)")
+            return f"{name}: {offer_words(state.size_choice, state.rules.buy_cost)}"
         if phase == Phase.SIZE:
             choice = state.size_choice
             small, large = choice.options
@@ -122,8 +133,11 @@ class TiltedText:
             return "Pass"
         if isinstance(action, Choose):
             if action.what == "buy":
-                return (f"Buy ({count(state.rules.buy_cost, 'coin')})" if action.value
-                        else "Don't buy")
+                if not action.value:
+                    return "Don't buy"
+                price, options = count(state.rules.buy_cost, "coin"), state.size_choice.options
+                return (f"Buy the {options[0]}-long block ({price})" if len(options) == 1
+                        else f"Buy ({price}), then pick the length")
             if action.what == "size":
                 return f"{action.value}-long block"
             if action.what == "auction_order":

@@ -77,7 +77,8 @@ class TowerText:
             line = (f"{name} {why}: drop a {task['shape']} piece on your tower "
                     f"({task['left']} to play), on its top level or the one above")
             if state.must_stand_vertically[state.current_player]:
-                line += "; a penalty card says it must stand vertically (pose edge or upright)"
+                line += ("; a penalty card says it must stand vertically (pose edge or "
+                         "upright, and still standing once it comes to rest)")
             return line
         if phase == Phase.TARGET:
             return f"{name} rolled 'give penalty': choose the opponent who draws a penalty card"
@@ -122,8 +123,8 @@ class TowerText:
 
     def verdict_lines(self, verdict: Verdict) -> list[str]:
         """The summary, then for a drop: where it landed or that it fell, the pieces
-        that fell and left the game, the knocked towers restored, a player out, the
-        heights; for a decision: what followed, one line each (the summary joins
+        that fell and left the game, the knocked towers restored, a vertical card not
+        met, a player out, the heights; for a decision: what followed, one line each (the summary joins
         them)."""
         lines = [verdict.summary]
         if isinstance(verdict, TowerDropVerdict):
@@ -140,8 +141,11 @@ class TowerText:
                 lines.append("left the game: " + ", ".join(shape_name(p) for p in verdict.removed))
             for owner, pieces in sorted(verdict.knocked.items()):
                 lines.append(f"knocked tower of Player {int(owner) + 1} "
-                             f"({', '.join(shape_name(p) for p in pieces)} moved): restored; "
+                             f"({', '.join(shape_name(p) for p in pieces)} fell): restored; "
                              f"the player loses their next turn and draws a penalty card")
+            if verdict.vertical_unmet:
+                lines.append(f"the {piece} does not stand vertically: the penalty card still "
+                             f"asks for a vertical piece next")
             if verdict.out:
                 lines.append("the whole tower fell: the player is out")
             lines.append("heights: " + ", ".join(_mm(h) for h in verdict.heights))
