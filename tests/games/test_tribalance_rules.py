@@ -12,6 +12,9 @@ import pytest
 
 from balance3d.games import IllegalActionError, Pass, Place, new_game
 from balance3d.games.tribalance import TribalanceState
+from balance3d.games.tribalance.judge import PlateFrame
+from balance3d.games.tribalance.placing import read, release_pose, settle_still
+from balance3d.games.tribalance.rules import FRAME_MIN_FORCE, FRAME_REST_GAP
 from balance3d.meshes.part import Material
 from balance3d.scene import load_scene
 
@@ -23,6 +26,15 @@ LEVEL_DEG = 0.1
 #: Friction of the slippery pieces: they slide on the plate above atan(0.02) = 1.1
 #: degrees of tilt, less than the tilt a heavy piece on an inner field gives.
 SLIPPERY = 0.02
+
+
+def drive(steps):
+    """Run the generator ``steps`` to its end and return its value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 def fields_numbered(number: int) -> list[int]:
@@ -262,6 +274,58 @@ def test_a_touch_of_the_frame_while_the_plate_swings_does_not_count():
     touched = False
     while not turn.done:
         turn.advance(1)
-        touched = touched or bool(state.world.contacts("plate", "frame"))
+        touched = touched or any(ct.distance <= FRAME_REST_GAP or ct.normal_force > 0.0
+                                 for ct in state.world.contacts("plate", "frame"))
     assert touched
     assert turn.verdict.valid and turn.verdict.frame_contacts == []
+
+
+#: The bundled scene as it stood when a rim merely near the frame was read as resting
+#: on it: the frame's top 12 mm below the level plate and 5 g per weight unit.  At
+#: these values a weight-4 piece 65 mm from the centre towards corner 0 settles at
+#: 2.94 degrees, 0.33 mm short of the 3.02 at which the corner meets the frame.
+NEAR_MISS_SCENE = load_scene("tribalance", overrides={
+    "bodies[name=frame].position[2]": 0.158, "rules.unit_mass": 0.005,
+    **{f"parts.piece_{w}.mass": w * 0.005 for w in (1, 2, 3, 4, 5)}})
+
+
+def judged_alone(weight: int, y: float):
+    """``(reading, contacts)``: a weight-``weight`` piece of seat 0 released alone
+    ``y`` m from the plate's centre towards corner 0 (+y) in the near-miss scene,
+    settled until the plate is still and judged; ``contacts`` are the World's
+    plate-frame contact points within 1 cm (measured gap and force)."""
+    state = TribalanceState.arranged(2, scene=NEAR_MISS_SCENE, hands=[[weight], [1]],
+                                     first=0)
+    piece = weight_piece(state, 0, weight)
+    world = state.fresh_world()
+    part = state.piece_part(piece)
+    world.drop(piece, part, *release_pose(PlateFrame.of(world, state.side), part, 0.0, y,
+                                          state.rules.release_gap))
+    settled = drive(settle_still(world, state.rules))
+    assert not settled.timed_out
+    return (read(world, state.rules, state.side, [piece]),
+            world.contacts("plate", "frame", max_distance=0.01))
+
+
+def test_a_plate_near_the_frame_but_bearing_nothing_is_clear_of_it():
+    """Resting on the frame means bearing on it: the still plate's corner 0.33 mm
+    above the frame (inside the engine's 0.5 mm contact distance), with 0 N between
+    them, does not rest on it."""
+    reading, contacts = judged_alone(4, 0.065)
+    assert contacts, "the rim should be within the engine's contact distance"
+    gap = min(ct.distance for ct in contacts)
+    assert 0.2e-3 < gap < 0.5e-3
+    assert all(ct.normal_force == 0.0 for ct in contacts)
+    assert reading.frame == []
+    assert math.degrees(reading.tilt) == pytest.approx(2.94, abs=0.03)
+
+
+def test_a_load_that_presses_the_plate_onto_the_frame_rests_on_it():
+    """Weight 5 at 125 mm towards corner 0 would tilt the free plate by 6.9 degrees
+    by mechanics, far past the 3.02 at which the corner meets the frame: the World
+    has the corner pressing on it, with force, and the judge reads corner 0."""
+    reading, contacts = judged_alone(5, 0.125)
+    assert max(ct.normal_force for ct in contacts) > FRAME_MIN_FORCE
+    assert min(ct.distance for ct in contacts) <= 0.0
+    assert reading.frame == [{"kind": "corner", "index": 0}]
+    assert math.degrees(reading.tilt) == pytest.approx(3.02, abs=0.05)
