@@ -31,14 +31,10 @@ BOTH = frozenset(MIN_HEIGHT)
 #: - Tower's base names, 10-11 / 7 px: "Player N" is 3.7 times as wide as tall and
 #:   fills the base's 0.1 m wide top; the same name stands in the band of the seat's
 #:   mat in front of the base, which meets the figures.
-#: - Tri-Ba-Lance's field digits, 7-9 / 6-7 px, as tall as their circles hold
-#:   (the fields lie 50 mm apart); its weight digits, 4-5 / 4 px, as tall as the
-#:   piece's 24 mm top holds.
-SHORT_BY_DESIGN = {("tower", "base-names"): BOTH, ("tribalance", "fields"): BOTH,
-                   ("tribalance", "weight"): BOTH}
+SHORT_BY_DESIGN = {("tower", "base-names"): BOTH}
 #: Labels whose strokes are a pixel wide at these sizes, so that no pixel shows the
-#: ink alone and contrast cannot be read: Tri-Ba-Lance's weights at 800x600.
-HAIRLINE = {("tribalance", "weight"): {(800, 600)}}
+#: ink alone and contrast cannot be read: none today.
+HAIRLINE: dict[tuple[str, str], set[tuple[int, int]]] = {}
 
 
 def measured(game: str, size: tuple[int, int]):
