@@ -15,7 +15,7 @@ the frame) differs from the reference's, the settle time (median and maximum, s
 simulated) and the placements that hit the cap, and names the largest damping
 whose verdicts all match.
 
-    python -m benchmarks.tribalance_damping [--dampings 0.1 0.3 0.5 0.9 1.5] [--cap 60]
+    python -m benchmarks.tribalance_damping [--dampings 0.1 0.5 0.9 1.5] [--cap 60]
 
 (from the root of a checkout).  Writes ``benchmarks/results/tribalance_damping.json``
 and ``.md``.
@@ -76,14 +76,17 @@ def judged(state: TribalanceState, place: Place, damping: float, cap: float) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dampings", type=float, nargs="+",
-                        default=[0.1, 0.3, 0.5, 0.7, 0.9, 1.2, 1.5, 2.0])
+                        default=[0.1, 0.5, 0.9, 1.5])
     parser.add_argument("--cap", type=float, default=60.0)
     args = parser.parse_args(argv)
     dampings = sorted(args.dampings)
     with measuring(one_core=True) as facts:
         cases = placements()
-        runs = {d: [judged(state, place, d, args.cap) for _, state, place in cases]
-                for d in dampings}
+        runs = {}
+        for d in dampings:
+            runs[d] = [judged(state, place, d, args.cap) for _, state, place in cases]
+            print(f"damping {d:g} /s: {sum(r['valid'] for r in runs[d])} of {len(cases)} "
+                  f"valid", flush=True)
     reference = runs[dampings[0]]
     rows = {}
     for d in dampings:
