@@ -153,7 +153,8 @@ def test_a_taken_field_and_a_piece_not_held_are_refused_and_change_nothing():
     before = state.to_json()
     for action, reason in [(Place(weight_piece(state, 1, 1), 0), "field 0 is taken"),
                            (Place(weight_piece(state, 0, 2), 1), "is not yours"),
-                           (Place(weight_piece(state, 1, 1), len(FIELDS)), "field must be a field")]:
+                           (Place(weight_piece(state, 1, 1), len(FIELDS)),
+                            "field must be a field")]:
         ok, why = state.is_legal(action)
         assert not ok and reason in why
         with pytest.raises(IllegalActionError):

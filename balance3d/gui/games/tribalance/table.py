@@ -65,11 +65,12 @@ TILT_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 #: m: a field circle's radius beyond the piece's, the ring's width, the height of
 #: its number (as tall as fits inside the ring).
 FIELD_MARGIN, FIELD_RING, FIELD_DIGIT = 0.012, 0.0015, 0.042
-#: m: height of the weight digit on a piece's top (as tall as fits on it), of a
-#: name on a mat.
+#: m: height of the weight digit on a piece's disc (as tall as fits on it: 14 px at
+#: 1280x720 on the furthest tray), of a name on a mat.
 PIECE_DIGIT, NAME_HEIGHT = 0.044, 0.03
-#: A piece's weight is written in ink on a disc of the fields' paint on its top
-#: (read on any seat's colour), this share of the piece's radius.
+#: A piece's weight is written in ink on a disc of the fields' paint laid on its top
+#: (read on any seat's colour), this multiple of the piece's radius: wider than the
+#: 24 mm top, so that the digit reads at the window's sizes.
 LABEL_DISC = 1.9
 #: m, width of the ring in the piece's colour round that disc (it tells a piece on
 #: the plate from a field).
@@ -227,6 +228,8 @@ class TribalanceTable:
     docstring)."""
 
     def camera_preset(self, state: TribalanceState) -> CameraPreset:
+        """Steep (68 degrees down), so that the raised plate hides little of the
+        mats behind it and the painted digits are little foreshortened."""
         return CameraPreset(target=(0.0, -0.04, 0.08), distance=1.05, heading=0.0, pitch=68.0)
 
     def trays(self, state: TribalanceState) -> list[Tray]:
