@@ -15,6 +15,10 @@ allows it):
   those games and in the all-planner games below.
 * **3-player planner game**: wall time of whole games of three planner bots, one per
   seed of ``--planner-seeds``.
+* **seat mixes**: over ``--games`` seeded games of each mix (a planner against
+  random bots, and planners only, for 2 and 3 players): the share of all placements
+  judged valid, the share of the pieces in play that are on the plate at the end, the
+  games in which every piece was placed, and how the games ended.
 
 Targets (issue 8, :mod:`benchmarks.targets`): <= 0.15 s per judged placement,
 <= 60 s per 3-player planner game on one core; the planner wins >= 80 % against
@@ -50,6 +54,29 @@ def summary(game: PlayedGame) -> dict:
             "wall_s": game.wall_s}
 
 
+#: Seat mixes of planners only, played ``--games`` times each besides the games of a
+#: planner against random bots: name -> the bots.
+PLANNERS_ONLY = {"2 planners": ["planner"] * 2, "3 planners": ["planner"] * 3}
+
+
+def mix_summary(games: list[PlayedGame]) -> dict:
+    """Over ``games`` of one seat mix: placements and the share judged valid, pieces
+    in play and the share on the plate at the end, the games ending with every piece
+    placed, and the terminations."""
+    moves = [m for g in games for m in g.moves]
+    valid = sum(m.verdict.valid for m in moves)
+    pieces = [len(g.state.placed) + sum(len(g.state.hand(s)) for s in range(len(g.bots)))
+              for g in games]
+    on_plate = [len(g.state.placed) for g in games]
+    ends = [g.state.outcome.termination for g in games]
+    return {"games": len(games), "placements": len(moves), "valid": valid,
+            "valid_share": valid / max(len(moves), 1),
+            "pieces": sum(pieces), "on_plate": sum(on_plate),
+            "on_plate_share": sum(on_plate) / max(sum(pieces), 1),
+            "all_placed": sum(n == total for n, total in zip(on_plate, pieces)),
+            "terminations": {t: ends.count(t) for t in sorted(set(ends))}}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
@@ -59,12 +86,15 @@ def main(argv: list[str] | None = None) -> int:
     timings: list[float] = []
     duels = {}
     with measuring(one_core=True) as facts:
+        mixes = {}
         for count in (2, 3):
-            games = []
+            games, played_games = [], []
             for seed in range(args.games):
                 played = play(GAME, against_random(seed, count), seed)
                 timings += [m.seconds for m in played.moves]
                 games.append(summary(played))
+                played_games.append(played)
+            mixes[f"planner + {count - 1} random"] = mix_summary(played_games)
             me = [g["players"].index("planner") for g in games]
             wins = sum(g["ranks"][s] == 1 for g, s in zip(games, me))
             outright = sum(g["ranks"][s] == 1 and g["ranks"].count(1) == 1
@@ -82,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             played = play(GAME, ["planner"] * players, seed)
             timings += [m.seconds for m in played.moves]
             full.append(summary(played))
+        for name, bots in PLANNERS_ONLY.items():
+            mixes[name] = mix_summary([play(GAME, bots, seed) for seed in range(args.games)])
     placed = sum(sum(g["placed"]) for g in full)
     bad = sum(sum(g["invalid"]) for g in full)
     result = {
@@ -91,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         "planner_vs_random": duels,
         "planner_games": {"games": full, "wall_s": [g["wall_s"] for g in full],
                           "invalid_rate": bad / max(placed, 1)},
+        "seat_mixes": mixes,
     }
     judged = result["judged_placement_s"]
     lines = ["| measure | result | target |", "|---|---|---|",
@@ -108,8 +141,15 @@ def main(argv: list[str] | None = None) -> int:
                      f"{d['planner_invalid']} of {d['planner_placements']} "
                      f"({100 * d['invalid_rate']:.1f} %) | |")
     lines += [f"| invalid turns, {players}-player planner games | {bad} of {placed} "
-              f"({100 * result['planner_games']['invalid_rate']:.1f} %) | |",
-              "", facts_text(facts, machine_facts())]
+              f"({100 * result['planner_games']['invalid_rate']:.1f} %) | |", "",
+              "| seat mix | games | valid placements | pieces on the plate at the end "
+              "| games with every piece placed | terminations |", "|---|---|---|---|---|---|"]
+    for name, m in mixes.items():
+        ends = ", ".join(f"{t} {n}" for t, n in m["terminations"].items())
+        lines.append(f"| {name} | {m['games']} | {m['valid']} of {m['placements']} "
+                     f"({100 * m['valid_share']:.0f} %) | {m['on_plate']} of {m['pieces']} "
+                     f"({100 * m['on_plate_share']:.0f} %) | {m['all_placed']} | {ends} |")
+    lines += ["", facts_text(facts, machine_facts())]
     write_results("tribalance", result, "\n".join(lines))
     print("\n".join(lines))
     return 0

@@ -16,7 +16,7 @@ def scene_with(tmp_path, rules: str):
 
 
 @pytest.mark.parametrize("rules, key, reason", [
-    ("unit_mass = 0.010", "rules.unit_mass", "weighs 0.005 kg, not 1 x 0.01 kg"),
+    ("unit_mass = 0.010", "rules.unit_mass", "weighs 0.02 kg, not 1 x 0.01 kg"),
     ("fields = [[0.0, 0.0, 1], [0.0, -0.11, 5]]", "rules.fields[1]",
      "would overhang the plate's edge"),
     ("fields = [[0.0, 0.0, 1], [0.01, 0.0, 2]]", "rules.fields[1]", "would overlap"),

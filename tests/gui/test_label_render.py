@@ -5,12 +5,8 @@ of :func:`balance3d.gui.layout.layout` for the window's size and seat count), wi
 without the labels): every painted number, name and weight is tall enough and
 contrasts with the table round it by at least WCAG AA's 4.5:1.  Tilted's value for
 the centre sections, too short for a digit, is written on the table in front of
-the fulcrum.
-
-Some labels cannot be drawn at the figures' height inside what they are painted on
-under the fitted camera; :data:`SHORT_BY_DESIGN` names them, the window sizes where
-they fall short, and why.  Their contrast is still asserted wherever their strokes
-are wider than a pixel."""
+the fulcrum.  Every label meets both figures at both window sizes: none is
+excused."""
 from __future__ import annotations
 
 import pytest
@@ -24,17 +20,6 @@ WCAG_AA = 4.5
 MIN_HEIGHT = {(1280, 720): 14.0, (800, 600): 11.0}
 #: Seats each game is drawn with (the most its trays hold).
 SEATS = {"tilted": 4, "tower": 4, "tribalance": 3}
-#: Both window sizes measured.
-BOTH = frozenset(MIN_HEIGHT)
-#: Labels (game, group: the node they hang from) whose height is not asserted at
-#: these window sizes, with the heights measured at 1280x720 / 800x600:
-#: - Tri-Ba-Lance's field digits, 7-9 / 6-7 px, as tall as their circles hold
-#:   (the fields lie 50 mm apart); its weight digits, 4-5 / 4 px, as tall as the
-#:   piece's 24 mm top holds.
-SHORT_BY_DESIGN = {("tribalance", "fields"): BOTH, ("tribalance", "weight"): BOTH}
-#: Labels whose strokes are a pixel wide at these sizes, so that no pixel shows the
-#: ink alone and contrast cannot be read: Tri-Ba-Lance's weights at 800x600.
-HAIRLINE = {("tribalance", "weight"): {(800, 600)}}
 
 
 def measured(game: str, size: tuple[int, int]):
@@ -65,10 +50,8 @@ def test_every_label_contrasts_and_names_and_numbers_are_tall_enough(game, size)
     seen = [r for r in readings if r.pixels]
     assert seen
     short = [(r.group, r.text, round(r.height, 1)) for r in seen
-             if r.height < MIN_HEIGHT[size]
-             and size not in SHORT_BY_DESIGN.get((game, r.group), ())]
-    faint = [(r.group, r.text, round(r.contrast, 2)) for r in seen
-             if r.contrast < WCAG_AA and size not in HAIRLINE.get((game, r.group), ())]
+             if r.height < MIN_HEIGHT[size]]
+    faint = [(r.group, r.text, round(r.contrast, 2)) for r in seen if r.contrast < WCAG_AA]
     assert not short, (game, size, short)
     assert not faint, (game, size, faint)
 

@@ -14,6 +14,9 @@ from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.gui.games.tribalance import table as tb
 
 SIZE = (640, 360)
+#: Index of the field in the bundled scene's +y corner (number 5).
+CORNER_FIELD = max(range(len(TribalanceState.arranged(2).rules.fields)),
+                   key=lambda i: TribalanceState.arranged(2).rules.fields[i].y)
 #: Largest chromaticity distance for "this colour".
 SAME_HUE = 0.02
 #: The ink of a number is at most this share of its field's paint's brightness.
@@ -71,14 +74,16 @@ def top(state, x, y):
 def test_the_plate_shows_its_wood_between_the_fields(scene):
     state, view, _ = scene
     image = view.image()
-    # halfway from the centre to field 9 (+y, number 4): no field there
-    assert_hue(pixel(view, image, top(state, 0.0, 0.095)), tb.PLATE_WOOD, "the plate")
+    # the middle of three neighbouring fields (the two at 0.052 m from the centre
+    # towards +y and the one at 0.090 m): 0.030 m from each, outside their 0.024 m
+    # circles, and clear of the piece on the centre field
+    assert_hue(pixel(view, image, top(state, 0.0, 0.060)), tb.PLATE_WOOD, "the plate")
 
 
 def test_a_fields_number_is_inked_on_its_paint(scene):
     state, view, _ = scene
     image = view.image()
-    field = state.rules.fields[12]                       # the +y corner, number 5
+    field = state.rules.fields[CORNER_FIELD]             # the +y corner, number 5
     paint = pixel(view, image, top(state, field.x + 0.010, field.y))
     assert_hue(paint, tb.FIELD_PAINT, "the field's paint")
     x, y = (int(round(v)) for v in view.project(top(state, field.x, field.y)))
@@ -91,9 +96,9 @@ def test_a_placed_piece_shows_its_seat_colour(scene):
     image = view.image()
     pos, _ = state.world.pose(placed)
     high = state.piece_part(placed).mesh.bounds[1][2]
-    # on its side facing the camera, under the disc its weight is written on
-    radius = state.piece_part(placed).mesh.bounds[1][0]
-    point = np.asarray(pos) + np.array([0.0, -radius, high - 0.004])
+    # on the ring round the disc its weight is written on, towards the camera
+    cap = tb.LABEL_DISC * state.piece_part(placed).mesh.bounds[1][0]
+    point = np.asarray(pos) + np.array([0.0, -(cap - tb.LABEL_RING / 2.0), high + 0.0002])
     assert_hue(pixel(view, image, point), tb.piece_colour(placed), placed)
 
 
@@ -102,7 +107,7 @@ def test_where_the_plate_rests_on_the_frame_is_marked(base):
 
     # a weight-5 piece alone on the +y corner field puts corner 0 on the frame
     state = TribalanceState.arranged(2, hands=[[5], [1]], first=0)
-    verdict = state.apply(Place(state.hand(0)[0], 12))
+    verdict = state.apply(Place(state.hand(0)[0], CORNER_FIELD))
     assert not verdict.valid and {"kind": "corner", "index": 0} in verdict.frame_contacts
     view = TableView(base, state, shadows=False)
     try:
@@ -125,7 +130,7 @@ def test_a_touch_of_the_frame_while_a_placement_runs_is_marked_where_it_happens(
     state = TribalanceState.arranged(2, hands=[[5], [1]], first=0)
     view = TableView(base, state, shadows=False)
     try:
-        turn = state.begin(Place(state.hand(0)[0], 12))
+        turn = state.begin(Place(state.hand(0)[0], CORNER_FIELD))
         touches = []
         for _ in range(2000):                  # 1/240 s steps: at most 8.3 s simulated
             turn.advance(1)

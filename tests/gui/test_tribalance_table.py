@@ -77,7 +77,7 @@ def test_field_numbers_lie_on_the_top_face_at_the_scenes_fields_and_rock_with_it
     fields, thickness = scene_fields()
     state = TribalanceState.arranged(2, hands=[[4], [1]], first=0)
     # a weight-4 piece on a field numbered 3: the plate tilts, the marks with it
-    state.stage([Place(state.hand(0)[0], 6)])
+    state.stage([Place(state.hand(0)[0], 7)])
     view = TableView(base, state, shadows=False)
     try:
         frame = PlateFrame.of(state.world, state.side)

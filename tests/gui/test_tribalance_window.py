@@ -123,10 +123,10 @@ def test_play_tribalance_screenshot_shows_the_plate_and_its_fields_without_a_dis
     pixels = _png(shot)
     state = new_game("tribalance", players=2, seed=3)
     plate = PlateFrame.of(state.world, state.side)
-    # the plate's wood halfway out to field 9 (no field there); field 12's paint
-    # beside its number
-    field = state.rules.fields[12]
-    for (x, y), colour in (((0.0, 0.095), tb.PLATE_WOOD),
+    # the plate's wood in the middle of three neighbouring fields (0.030 m from each,
+    # outside their 0.024 m circles); the +y corner field's paint beside its number
+    field = max(state.rules.fields, key=lambda f: f.y)
+    for (x, y), colour in (((0.0, 0.030), tb.PLATE_WOOD),
                            ((field.x + 0.010, field.y), tb.FIELD_PAINT)):
         px, py = np.round(project(frame, plate.top_point(x, y))).astype(int)
         rgb = pixels[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3)

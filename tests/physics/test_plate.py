@@ -39,7 +39,20 @@ from balance3d.games.tribalance.placing import release_pose, settle_still
 from balance3d.games.tribalance.rules import PLATE, TribalanceRules
 from balance3d.scene import load_scene
 
-SCENE = load_scene("tribalance")
+#: The mechanics are checked on the bundled plate, ball, frame and physics with the
+#: pieces at 5 g per weight unit and on the 15 fields of an earlier layout (rings of
+#: 3, numbered 1..5 outwards, 0.035 to 0.18 m from the centre): light enough that
+#: single pieces on the inner fields rest clear of the frame.
+EARLIER_FIELDS = [
+    [0.0303, 0.0175, 1], [-0.0303, 0.0175, 1], [0.0, -0.035, 1],
+    [0.0, 0.065, 2], [-0.0563, -0.0325, 2], [0.0563, -0.0325, 2],
+    [0.0736, 0.0425, 3], [-0.0736, 0.0425, 3], [0.0, -0.085, 3],
+    [0.0, 0.125, 4], [-0.1083, -0.0625, 4], [0.1083, -0.0625, 4],
+    [0.0, 0.18, 5], [-0.1559, -0.09, 5], [0.1559, -0.09, 5],
+]
+LIGHT = {"rules.unit_mass": 0.005, "rules.fields": EARLIER_FIELDS,
+         **{f"parts.piece_{w}.mass": w * 0.005 for w in range(1, 6)}}
+SCENE = load_scene("tribalance", overrides=LIGHT)
 RULES = TribalanceRules.from_scene(SCENE)
 PARTS = {b.name: SCENE.parts[b.part] for b in SCENE.bodies}
 POSITIONS = {b.name: np.asarray(b.position, float) for b in SCENE.bodies}

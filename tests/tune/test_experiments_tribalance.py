@@ -60,8 +60,8 @@ def test_cases_are_every_weight_on_one_field_of_each_number():
 
 def test_a_piece_past_the_frame_threshold_is_invalid_and_below_it_valid(tmp_path):
     base = load_scene("tribalance")
-    field_id = 3                                       # numbered 2, on the +y corner's line
-    assert base.rules["fields"][field_id][0] == 0.0 and base.rules["fields"][field_id][2] == 2
+    field_id = 7                                       # numbered 3, on the +y corner's line
+    assert base.rules["fields"][field_id][0] == 0.0 and base.rules["fields"][field_id][2] == 3
     critical = critical_plate_mass(base, 3, field_id)
     volume = base.parts["plate"].mesh.volume
     fields = make_experiment("tribalance", "fields", {"weights": [3], "field_ids": [field_id]},
@@ -79,13 +79,14 @@ def test_a_piece_past_the_frame_threshold_is_invalid_and_below_it_valid(tmp_path
 
 def test_a_load_on_the_opposite_side_brings_the_plate_back_off_the_frame():
     scene = load_scene("tribalance")
-    alone = make_experiment("tribalance", "fields", {"weights": [5], "field_ids": [3]}, STILL)
+    alone = make_experiment("tribalance", "fields", {"weights": [5], "field_ids": [7]}, STILL)
     (case,) = alone.cases(scene)
     assert not alone.run(scene, case, np.random.default_rng(0))["valid"]
-    # field 2 lies at (0, -0.035): a weight-5 piece there takes back more than half
-    # of the moment of the one at (0, 0.065)
-    balanced = make_experiment("tribalance", "fields", {"weights": [5], "field_ids": [3],
-                                                        "load": [{"weight": 5, "field_id": 2}]},
+    # field 10 lies at (0, -0.090): a weight-5 piece there cancels the moment of the
+    # one at (0, 0.090)
+    assert scene.rules["fields"][10][:2] == [0.0, -scene.rules["fields"][7][1]]
+    balanced = make_experiment("tribalance", "fields", {"weights": [5], "field_ids": [7],
+                                                        "load": [{"weight": 5, "field_id": 10}]},
                                STILL)
     out = balanced.run(scene, case, np.random.default_rng(0))
     assert out["valid"] and not out["slid_off"]
@@ -113,7 +114,7 @@ def test_bad_options_name_the_key(options, key):
 
 
 @pytest.mark.parametrize("options,key", [
-    ({"fields": [9]}, "fields"), ({"field_ids": [15]}, "field_ids"),
+    ({"fields": [9]}, "fields"), ({"field_ids": [28]}, "field_ids"),
     ({"field_ids": [4], "load": [{"weight": 1, "field_id": 4}]}, "field_ids"),
     ({"load": [{"weight": 1, "field_id": 4}, {"weight": 2, "field_id": 4}]}, "load[1].field_id"),
 ])
@@ -134,3 +135,7 @@ def test_bot_games_report_the_game_and_its_invalid_rate():
     assert out["finished"] and 0.0 <= out["invalid_rate"] <= 1.0
     # the mean of the two seats' scores cannot exceed the winner's
     assert out["mean_score"] <= out["winner_score"]
+    # the share of the 26 pieces on the plate at the end, and whether that is all
+    assert 0.0 <= out["placed_share"] <= 1.0
+    assert out["all_placed"] == (out["placed_share"] == 1.0)
+    assert round(26 * out["placed_share"], 9).is_integer()

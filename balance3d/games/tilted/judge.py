@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from balance3d import numerics, planar
+from balance3d.games import support
 from balance3d.physics.world import World
 
 #: Body names every Tilted scene must use.
@@ -185,13 +186,7 @@ def read_blocks(world: World, blocks: list[str], sections: tuple[Section, ...], 
         tops[name] = s_values
         if s_values or BEAM in graph[name]:
             on_beam.add(name)
-    changed = True
-    while changed:
-        changed = False
-        for name in blocks:
-            if name not in on_beam and graph[name] & on_beam:
-                on_beam.add(name)
-                changed = True
+    on_beam = support.resting_on(on_beam, blocks, graph)
     half_line = 0.5 * line_width
     for name in blocks:
         s = frame.to_beam(world.vertices(name))[:, 0]

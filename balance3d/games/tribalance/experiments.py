@@ -148,10 +148,13 @@ class TribalanceGames(BotGames):
             (mean).
         slid_off_rate : pieces that slid off the plate, per placement (mean).
         passes : passes (mean).
+        placed_share : pieces on the plate at the end, per piece in play (mean).
+        all_placed : every piece in play is on the plate at the end (probability).
     """
 
     game = "tribalance"
-    game_outcomes = {"invalid_rate": "mean", "slid_off_rate": "mean", "passes": "mean"}
+    game_outcomes = {"invalid_rate": "mean", "slid_off_rate": "mean", "passes": "mean",
+                     "placed_share": "mean", "all_placed": "probability"}
 
     def scores_now(self, state: State) -> tuple[float, ...]:
         """Points per seat, as the end would count them now."""
@@ -159,6 +162,9 @@ class TribalanceGames(BotGames):
 
     def statistics(self, state: State) -> dict[str, bool | int | float]:
         places = verdicts(state, "TribalanceVerdict")
+        held = sum(len(state.hand(seat)) for seat in range(len(state.players)))
         return {"invalid_rate": rate(sum(not v["valid"] for v in places), len(places)),
                 "slid_off_rate": rate(sum(len(v["slid_off"]) for v in places), len(places)),
-                "passes": len(verdicts(state, "TribalancePassVerdict"))}
+                "passes": len(verdicts(state, "TribalancePassVerdict")),
+                "placed_share": rate(len(state.placed), len(state.placed) + held),
+                "all_placed": held == 0}

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance3d import numerics
+from balance3d.games import support
 from balance3d.games.placement import design_extents
-from balance3d.games.tribalance.rules import FRAME, PLATE
+from balance3d.games.tribalance.rules import FRAME, FRAME_MIN_FORCE, FRAME_REST_GAP, PLATE
 from balance3d.meshes.builders import triangle_outline
 from balance3d.physics.world import World
 
@@ -86,13 +87,21 @@ def tilt(frame: PlateFrame) -> tuple[float, float]:
     return angle, direction
 
 
-def frame_contacts(world: World, frame: PlateFrame, corner_zone: float) -> list[dict]:
-    """Where the plate touches the frame: one entry per corner or side touched,
+def frame_contacts(world: World, frame: PlateFrame, corner_zone: float, *,
+                   min_force: float = FRAME_MIN_FORCE,
+                   rest_gap: float = FRAME_REST_GAP) -> list[dict]:
+    """Where the plate rests on the frame: one entry per corner or side resting,
     ``{"kind": "corner" | "side", "index": i}`` (see the module docstring), sorted.
-    A contact point within ``corner_zone`` m of a corner (in the plate frame, seen
-    from above) is at that corner, else on the side nearest to it."""
+
+    A contact point of the last step rests when it bears at least ``min_force`` N or
+    its signed distance is at most ``rest_gap`` m; a point merely within the
+    engine's contact distance does not.  A resting point within ``corner_zone`` m of
+    a corner (in the plate frame, seen from above) is at that corner, else on the
+    side nearest to it."""
     found = set()
     for ct in world.contacts(PLATE, FRAME):
+        if ct.normal_force < min_force and ct.distance > rest_gap:
+            continue
         point = ct.position_a if ct.body_a == PLATE else ct.position_b
         q = frame.to_plate(point)[0, :2]
         gaps = numerics.norm(frame.corners - q)
@@ -115,13 +124,8 @@ def on_plate(world: World, pieces: list[str], distance: float) -> set[str]:
     has left the plate)."""
     static = [n for n in world.names if world.is_static(n)]
     graph = world.support_graph()
-    on = {p for p in pieces if world.contacts(p, PLATE, max_distance=distance)}
-    changed = True
-    while changed:
-        changed = False
-        for p in pieces:
-            if p not in on and graph[p] & on:
-                on.add(p)
-                changed = True
+    on = support.resting_on({p for p in pieces
+                             if world.contacts(p, PLATE, max_distance=distance)},
+                            pieces, graph)
     return {p for p in on if not any(world.contacts(p, s, max_distance=distance)
                                      for s in static)}

@@ -94,5 +94,8 @@ def read(world: World, rules: TribalanceRules, side: float, pieces: list[str]) -
     """What the judge reads in ``world`` about the plate and ``pieces``."""
     frame = PlateFrame.of(world, side)
     angle, direction = judge.tilt(frame)
-    return Reading(angle, direction, judge.frame_contacts(world, frame, rules.corner_zone),
+    resting = judge.frame_contacts(world, frame, rules.corner_zone,
+                                   min_force=rules.frame_min_force,
+                                   rest_gap=rules.frame_rest_gap)
+    return Reading(angle, direction, resting,
                    judge.on_plate(world, pieces, rules.on_plate_distance))

@@ -35,6 +35,15 @@ RELEASE_GAP = 0.0005
 #: m, a plate-frame contact within this distance of a plate corner (seen from above,
 #: in the plate's frame) is at that corner; further away it is on a side.
 CORNER_ZONE = 0.02
+#: N, a plate-frame contact point bearing at least this normal force in the still
+#: World rests on the frame.  A weight-1 piece weighs 49 mN; the plate's rim merely
+#: near the frame bears none.
+FRAME_MIN_FORCE = 0.001
+#: m, a plate-frame contact point whose signed distance is at most this rests on the
+#: frame whatever force it reads (Bullet lets a resting contact sink about 10 um into
+#: the frame, and reports some points of a resting pair with 0 N).  A rim 0.3 mm
+#: above the frame, within the engine's contact distance, is clear of it.
+FRAME_REST_GAP = 5e-6
 #: m, a piece still rests on the plate when it touches it within this distance, or
 #: rests on a piece that does.
 ON_PLATE_DISTANCE = 0.001
@@ -88,7 +97,8 @@ class TribalanceRules:
     pieces : player count -> counts of weights 1..5 each player receives.
     fields : the placement fields.  first_player : a seat, or "random" (drawn from
     the game's generator).  hold_time : s.  still_angle_deg : degrees.
-    release_gap, corner_zone, on_plate_distance : m (see the module constants).
+    release_gap, corner_zone, frame_rest_gap, on_plate_distance : m, and
+    frame_min_force : N (see the module constants).
     """
 
     unit_mass: float
@@ -100,6 +110,8 @@ class TribalanceRules:
     still_angle_deg: float = STILL_ANGLE_DEG
     release_gap: float = RELEASE_GAP
     corner_zone: float = CORNER_ZONE
+    frame_min_force: float = FRAME_MIN_FORCE
+    frame_rest_gap: float = FRAME_REST_GAP
     on_plate_distance: float = ON_PLATE_DISTANCE
 
     @property
@@ -113,7 +125,7 @@ class TribalanceRules:
         rules = scene.rules
         known = {"unit_mass", "piece_parts", "pieces_2_players", "pieces_3_players", "fields",
                  "first_player", "hold_time", "still_angle_deg", "release_gap", "corner_zone",
-                 "on_plate_distance"}
+                 "frame_min_force", "frame_rest_gap", "on_plate_distance"}
         for key in rules:
             if key not in known:
                 raise scene.error(f"rules.{key}",
@@ -159,6 +171,8 @@ class TribalanceRules:
             still_angle_deg=get("still_angle_deg", float, STILL_ANGLE_DEG),
             release_gap=get("release_gap", float, RELEASE_GAP),
             corner_zone=get("corner_zone", float, CORNER_ZONE),
+            frame_min_force=get("frame_min_force", float, FRAME_MIN_FORCE),
+            frame_rest_gap=get("frame_rest_gap", float, FRAME_REST_GAP),
             on_plate_distance=get("on_plate_distance", float, ON_PLATE_DISTANCE))
 
 

@@ -64,16 +64,22 @@ TILT_COLOUR: Colour = (1.0, 0.25, 0.85, 1.0)
 
 #: m: a field circle's radius beyond the piece's, the ring's width, the height of
 #: its number (as tall as fits inside the ring).
-FIELD_MARGIN, FIELD_RING, FIELD_DIGIT = 0.006, 0.0015, 0.026
-#: m: height of the weight digit on a piece's top (as tall as fits on it), of a
-#: name on a mat.
-PIECE_DIGIT, NAME_HEIGHT = 0.018, 0.03
-#: A piece's weight is written in ink on a disc of the fields' paint on its top
-#: (read on any seat's colour), this share of the piece's radius.
-LABEL_DISC = 0.95
-#: m: distance of a tray's middle from the plate's centre; gap between pieces;
-#: most pieces in a tray row; margin of a mat round its rows; band for the name.
-TRAY_DISTANCE, SLOT_GAP, ROW_PIECES = 0.34, 0.010, 7
+FIELD_MARGIN, FIELD_RING, FIELD_DIGIT = 0.012, 0.0015, 0.042
+#: m: height of the weight digit on a piece's disc (as tall as fits on it: 14 px at
+#: 1280x720 on the furthest tray), of a name on a mat.
+PIECE_DIGIT, NAME_HEIGHT = 0.044, 0.03
+#: A piece's weight is written in ink on a disc of the fields' paint laid on its top
+#: (read on any seat's colour), this multiple of the piece's radius: wider than the
+#: 24 mm top, so that the digit reads at the window's sizes.
+LABEL_DISC = 1.9
+#: m, width of the ring in the piece's colour round that disc (it tells a piece on
+#: the plate from a field).
+LABEL_RING = 0.003
+#: m: clearance between a mat's inner edge and the frame's outline in the seat's
+#: direction (the raised plate's rim hides less of a mat further out); gap between
+#: pieces (their weight discs); most pieces in a tray row; margin of a mat round its
+#: rows; band for the name.
+TRAY_CLEARANCE, SLOT_GAP, ROW_PIECES = 0.07, 0.024, 9
 MAT_MARGIN, NAME_BAND = 0.015, 0.04
 #: m, radius of a judged plate-frame contact's marker, of a touch's; length of the
 #: mark along a side.
@@ -84,14 +90,20 @@ CONTACT_LAYER, TILT_LAYER = "tribalance:frame-contacts", "tribalance:tilt"
 TILT_ARROW = 0.02
 
 
-def tray_frame(seat: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+def tray_frame(state: TribalanceState, seat: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """``(middle (2,) m, along (2,), outward (2,), heading degrees)`` of ``seat``'s
     mat: rows run ``along``, further rows step ``outward``; text reads turned
-    ``heading`` degrees (facing the seat)."""
-    phi = seat_angle(seat, players)
+    ``heading`` degrees (facing the seat).  The mat's inner edge lies
+    :data:`TRAY_CLEARANCE` beyond the frame's outline in the seat's direction
+    (further out towards a corner than towards a side)."""
+    phi = seat_angle(seat, len(state.players))
     outward = np.array([math.cos(phi), math.sin(phi)])
     along = np.array([-outward[1], outward[0]])
-    return TRAY_DISTANCE * outward, along, outward, math.degrees(phi) + 90.0
+    reach = float((state.world.vertices(FRAME)[:, :2] @ outward).max())
+    inner = 2.0 * piece_radius(state) + SLOT_GAP
+    distance = reach + TRAY_CLEARANCE + inner / 2.0 + MAT_MARGIN
+    return distance * outward, along, outward, math.degrees(phi) + 90.0
 
 
 def piece_colour(piece: str) -> Colour:
@@ -108,11 +120,12 @@ def mat_colour(seat: int) -> Colour:
                  * np.asarray(FELT))
 
 
-def slot_positions(seat: int, players: int, count: int, radius: float) -> list[np.ndarray]:
+def slot_positions(state: TribalanceState, seat: int, count: int,
+                   radius: float) -> list[np.ndarray]:
     """(2,) m, where each of ``count`` pieces of ``seat``'s tray stands (its axis):
     rows of at most :data:`ROW_PIECES` centred on the mat's middle, the first row
     nearest the plate; pieces ``radius`` m."""
-    middle, along, outward, _ = tray_frame(seat, players)
+    middle, along, outward, _ = tray_frame(state, seat)
     pitch = 2.0 * radius + SLOT_GAP
     points = []
     for i in range(count):
@@ -126,12 +139,13 @@ def slot_positions(seat: int, players: int, count: int, radius: float) -> list[n
 def mat_extent(pieces: int, radius: float) -> tuple[float, float, float, float]:
     """``(x0, y0, x1, y1)`` m of a mat holding ``pieces`` pieces of ``radius`` m (at
     least one row), in the mat's own frame: origin at its middle, x along the rows,
-    y towards the plate (outward is -y); the name band included."""
+    y towards the plate (outward is -y); the name band included, on the outer edge
+    (where the raised plate hides nothing of it)."""
     pitch = 2.0 * radius + SLOT_GAP
     rows = max(1, -(-pieces // ROW_PIECES))
     half = ROW_PIECES * pitch / 2.0 + MAT_MARGIN
-    return (-half, -((rows - 0.5) * pitch + MAT_MARGIN), half,
-            pitch / 2.0 + MAT_MARGIN + NAME_BAND)
+    return (-half, -((rows - 0.5) * pitch + MAT_MARGIN + NAME_BAND), half,
+            pitch / 2.0 + MAT_MARGIN)
 
 
 def piece_radius(state: TribalanceState) -> float:
@@ -214,7 +228,9 @@ class TribalanceTable:
     docstring)."""
 
     def camera_preset(self, state: TribalanceState) -> CameraPreset:
-        return CameraPreset(target=(0.0, -0.06, 0.08), distance=1.05, heading=0.0, pitch=55.0)
+        """Steep (68 degrees down), so that the raised plate hides little of the
+        mats behind it and the painted digits are little foreshortened."""
+        return CameraPreset(target=(0.0, -0.04, 0.08), distance=1.05, heading=0.0, pitch=68.0)
 
     def trays(self, state: TribalanceState) -> list[Tray]:
         players = len(state.players)
@@ -224,7 +240,7 @@ class TribalanceTable:
         for seat in range(players):
             pieces = [p for p in state.hand(seat) if p not in in_world]
             slots = []
-            for piece, (x, y) in zip(pieces, slot_positions(seat, players, len(pieces), radius)):
+            for piece, (x, y) in zip(pieces, slot_positions(state, seat, len(pieces), radius)):
                 lo, hi = self.piece_part(state, piece).mesh.bounds
                 slots.append(((float(x), float(y), float(-lo[2])), (0.0, 0.0, 0.0, 1.0)))
             trays.append(Tray(seat, state.players[seat].name, tuple(pieces), tuple(slots)))
@@ -257,22 +273,25 @@ class TribalanceTable:
                 continue
             lo, hi = self.piece_part(state, name).mesh.bounds
             mark = unlit(view.node(name).attachNewNode("weight"))
-            solid(mark, "label-disc", disc_mesh(LABEL_DISC * float(hi[0])), FIELD_PAINT) \
+            cap = LABEL_DISC * float(hi[0])
+            solid(mark, "label-disc", disc_mesh(cap), FIELD_PAINT) \
                 .setPos(0.0, 0.0, float(hi[2]))
+            solid(mark, "label-ring", ring_mesh(cap - LABEL_RING, cap), piece_colour(name)) \
+                .setPos(0.0, 0.0, float(hi[2]) + 0.0001)
             flat_text(mark, str(piece_weight(name)), (0.0, 0.0, float(hi[2]) + 0.0002),
                       PIECE_DIGIT, INK)
-        players, radius = len(state.players), piece_radius(state)
+        radius = piece_radius(state)
         for tray in self.trays(state):
-            middle, _, _, heading = tray_frame(tray.seat, players)
+            middle, _, _, heading = tray_frame(state, tray.seat)
             mat = view.decor.attachNewNode(f"mat:{tray.label}")
             mat.setPos(middle[0], middle[1], 0.0)
             mat.setH(heading)
             extent = mat_extent(len(tray.pieces), radius)
             flat_rect(mat, "mat", extent, 0.0, mat_colour(tray.seat))
             band = SEAT_COLOURS[tray.seat % len(SEAT_COLOURS)]
-            unlit(flat_rect(mat, "name-band", (extent[0], extent[3] - NAME_BAND, extent[2],
-                                               extent[3]), 0.0002, band))
-            flat_text(mat, tray.label, (0.0, extent[3] - NAME_BAND / 2.0, 0.0005), NAME_HEIGHT,
+            unlit(flat_rect(mat, "name-band", (extent[0], extent[1], extent[2],
+                                               extent[1] + NAME_BAND), 0.0002, band))
+            flat_text(mat, tray.label, (0.0, extent[1] + NAME_BAND / 2.0, 0.0005), NAME_HEIGHT,
                       ink_on(band))
 
     def update(self, view: TableView, state: TribalanceState, designer: bool) -> None:
