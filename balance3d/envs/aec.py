@@ -20,7 +20,8 @@ from pettingzoo import AECEnv
 
 from balance3d.envs.encoding import Encoding, GridOptions, encoding_class, one_hot
 from balance3d.games import get_game, new_game
-from balance3d.games.base import Action, State, action_to_dict, ranks_from_keys
+from balance3d.games.base import (Action, IllegalActionError, State, action_to_dict,
+                                  ranks_from_keys)
 from balance3d.scene import Scene, load_scene
 
 #: Reward added to an agent's for each illegal attempt (it plays again).
@@ -223,12 +224,12 @@ class BalanceEnv(AECEnv):
         self.rewards = {a: 0.0 for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.attempts += 1
-        ok, reason = self.state.is_legal(action)
-        if not ok:
+        try:
+            verdict = self.state.apply(action)   # checks legality, state unchanged if not
+        except IllegalActionError as exc:
             self.rewards[agent] = self.illegal_reward
-            self.infos[agent] = {"illegal": str(reason), "action": _action_dict(action)}
+            self.infos[agent] = {"illegal": str(exc.reason), "action": _action_dict(action)}
         else:
-            verdict = self.state.apply(action)
             self._version += 1
             self.infos[agent] = {"verdict": verdict.summary}
             self._after_action(seat)
