@@ -75,3 +75,11 @@ def test_async_vector_env_gives_each_worker_its_seed():
     for i, seed in enumerate((11, 12)):
         expected, _ = single.reset(seed=seed)
         assert obs["observation"][i].tobytes() == expected["observation"].tobytes()
+
+
+def test_a_seeded_reset_starts_the_game_simulate_starts():
+    from balance3d.games import new_game
+    env = gymnasium.make("balance3d/Tribalance-v0", players=3, opponents="random", **SMALL)
+    env.reset(seed=9)
+    assert env.unwrapped.aec.state.to_json() == new_game("tribalance", players=3,
+                                                         seed=9).to_json()
