@@ -7,7 +7,8 @@ Agents are the seats, ``player_0`` ... ``player_{n-1}``; the acting agent is
 ``"observation"`` (float64, the game's fixed-size vector, see
 ``docs/environments.md``) and ``"action_mask"`` (int8, discrete mode: 1 where the
 action is legal now, as ``State.is_legal`` says) or ``"choice_mask"`` (int8,
-continuous mode: 1 where the choice has a legal action for some release).
+continuous mode: 1 for a head naming a piece the player may play now, and
+for a legal decision).
 """
 from __future__ import annotations
 
@@ -177,18 +178,19 @@ class BalanceEnv(AECEnv):
         return mask
 
     def choice_mask(self) -> np.ndarray:
-        """(n_choices,) int8: 1 for a head whose kind the player may play now, and
-        for a decision that is legal now."""
+        """(n_choices,) int8: 1 for a head naming a piece the player may play now
+        (legality of its release is the game's to say, on the step), and for a
+        decision that is legal now."""
         enc, state = self.encoding, self.state
         mask = np.zeros(enc.n_choices, dtype=np.int8)
         if state.is_over:
             return mask
-        kinds = {enc.kind_of(p) for p in state.legal_pieces()}
-        heads = len(enc.kinds) * len(enc.poses)
-        for i in range(heads):
-            mask[i] = enc.head_kind(i) in kinds
+        held = [enc.kind_of(p) for p in enc.held(state)]
+        for i in range(enc.n_heads):
+            kind, copy = enc.head_piece(i)
+            mask[i] = held.count(kind) > copy
         for j in range(len(enc.decisions)):
-            mask[heads + j] = state.is_legal(enc.decision(state, j))[0]
+            mask[enc.n_heads + j] = state.is_legal(enc.decision(state, j))[0]
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

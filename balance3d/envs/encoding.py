@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -115,13 +116,15 @@ def add_pose_fields(layout: Layout, what: str, count: int) -> None:
 class Encoding(ABC):
     """A game's encoding for one configuration (scene, variant, player count),
     built from a fresh state of it.  Subclasses set :attr:`kinds`, :attr:`poses`,
-    :attr:`n_points`, :attr:`decisions` (readable names of the decision slots),
+    :attr:`n_points`, :attr:`copies` (the most pieces of one kind a player can
+    hold), :attr:`decisions` (readable names of the decision slots),
     :attr:`release_low` / :attr:`release_high` ((4,) float64: x m, y m, yaw rad,
     height m) and :attr:`layout`, and implement the abstract methods."""
 
     kinds: tuple[str, ...]
     poses: tuple[str, ...]
     n_points: int
+    copies: int
     decisions: tuple[str, ...]
     release_low: np.ndarray
     release_high: np.ndarray
@@ -147,17 +150,29 @@ class Encoding(ABC):
         return self.n_drops + len(self.decisions)
 
     @property
+    def n_heads(self) -> int:
+        """Continuous heads: kinds × copies × poses."""
+        return len(self.kinds) * self.copies * len(self.poses)
+
+    @property
     def n_choices(self) -> int:
-        """Every continuous choice: the heads (kind × pose), then the decisions."""
-        return len(self.kinds) * len(self.poses) + len(self.decisions)
+        """Every continuous choice: the heads, then the decisions."""
+        return self.n_heads + len(self.decisions)
 
     def drop_kind(self, index: int) -> str:
         """The piece kind of discrete drop ``index``."""
         return self.kinds[index // (self.n_points * len(self.poses) * self.n_yaws)]
 
-    def head_kind(self, choice: int) -> str:
-        """The piece kind of continuous head ``choice``."""
-        return self.kinds[choice // len(self.poses)]
+    def head_piece(self, choice: int) -> tuple[str, int]:
+        """(kind, copy) of continuous head ``choice``."""
+        kind, rest = divmod(choice, self.copies * len(self.poses))
+        return self.kinds[kind], rest // len(self.poses)
+
+    def piece(self, state: State, kind: str, copy: int = 0) -> str:
+        """The current player's ``copy``-th playable piece of ``kind`` (in
+        :meth:`held` order), else :meth:`stranger` (so the game refuses it)."""
+        pieces = [p for p in self.held(state) if self.kind_of(p) == kind]
+        return pieces[copy] if copy < len(pieces) else self.stranger(kind)
 
     def discrete(self, state: State, index: int) -> Action:
         """The action discrete ``index`` stands for in ``state`` (legal or not)."""
@@ -171,12 +186,35 @@ class Encoding(ABC):
     def continuous(self, state: State, choice: int, release: np.ndarray) -> Action:
         """The action of continuous ``choice`` with ``release`` ((4,): x m, y m,
         yaw rad, height m) in ``state``."""
-        heads = len(self.kinds) * len(self.poses)
-        if choice < heads:
-            kind, pose = divmod(choice, len(self.poses))
-            return self.head(state, self.kinds[kind], self.poses[pose],
+        if choice < self.n_heads:
+            kind, copy = self.head_piece(choice)
+            pose = self.poses[choice % len(self.poses)]
+            return self.head(state, self.piece(state, kind, copy), pose,
                              [float(v) for v in release])
-        return self.decision(state, choice - heads)
+        return self.decision(state, choice - self.n_heads)
+
+    def encode(self, state: State, action: Action) -> dict[str, Any]:
+        """The continuous action that stands for ``action`` in ``state``:
+        ``{"choice": int, "release": (4,) float64}`` (:class:`ValueError` when none
+        does: a piece the player cannot play, a decision of no slot)."""
+        piece = getattr(action, "piece", None)
+        if isinstance(piece, str):
+            kind = self.kind_of(piece)
+            pieces = [p for p in self.held(state) if self.kind_of(p) == kind]
+            if piece not in pieces:
+                raise ValueError(f"{piece!r} is not a playable piece of the current player")
+            pose = self.poses.index(getattr(action, "pose", self.poses[0]))
+            choice = ((self.kinds.index(kind) * self.copies + pieces.index(piece))
+                      * len(self.poses) + pose)
+            return {"choice": choice, "release": np.array(self.release_of(action), float)}
+        for slot in range(len(self.decisions)):
+            if self.decision(state, slot) == action:
+                return {"choice": self.n_heads + slot, "release": np.zeros(4)}
+        raise ValueError(f"no decision slot stands for {action!r}")
+
+    def release_of(self, action: Action) -> list[float]:
+        """[x m, y m, yaw rad, height m] of a physical ``action`` (a Drop's own)."""
+        return [action.x, action.y, action.yaw, action.height]
 
     @abstractmethod
     def kind_of(self, piece: str) -> str:
@@ -188,8 +226,16 @@ class Encoding(ABC):
         and grid ``yaw`` index, for the current player."""
 
     @abstractmethod
-    def head(self, state: State, kind: str, pose: str, release: list[float]) -> Action:
-        """The physical action of a piece of ``kind`` with ``pose`` at ``release``
+    def held(self, state: State) -> list[str]:
+        """The pieces the current player may choose from now, in a fixed order."""
+
+    @abstractmethod
+    def stranger(self, kind: str) -> str:
+        """A name of ``kind`` that no player holds (an action with it is refused)."""
+
+    @abstractmethod
+    def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
+        """The physical action of ``piece`` with ``pose`` at ``release``
         ([x m, y m, yaw rad, height m]) for the current player."""
 
     @abstractmethod
@@ -203,13 +249,6 @@ class Encoding(ABC):
     @abstractmethod
     def out(self, state: State) -> set[int]:
         """Seats out of the game now (they play no more)."""
-
-
-def piece_of_kind(state: State, kind: str, encoding: Encoding, hand: list[str],
-                  stranger: str) -> str:
-    """The first piece of ``kind`` in ``hand``, else ``stranger`` (a name the
-    current player does not hold, so that the action is refused by the game)."""
-    return next((p for p in hand if encoding.kind_of(p) == kind), stranger)
 
 
 def encoding_class(game: str) -> type[Encoding]:

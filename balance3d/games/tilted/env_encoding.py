@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance3d.envs.encoding import (COUNT_BOUND, Encoding, GridOptions, Layout,
-                                     add_pose_fields, one_hot, piece_of_kind, pose_rows)
+                                     add_pose_fields, one_hot, pose_rows)
 from balance3d.games.base import Action, Choose, Drop, Pass, State
 from balance3d.games.tilted.rules import FIND_DROP_HEIGHT, Phase, piece_length, piece_name
 
@@ -36,6 +36,7 @@ class TiltedEncoding(Encoding):
         self.lengths = tuple(range(1, len(rules.block_parts) + 1))
         self.kinds = tuple(f"{n}u" for n in self.lengths)
         self.n_points = grid.points
+        self.copies = int(rules.sets)
         self.blocks = [piece_name(n, s) for s in range(1, rules.sets + 1) for n in self.lengths]
         self.max_bid = int(rules.coins)
         self.decisions = (("buy:yes", "buy:no") + tuple(f"size:{n}" for n in self.lengths)
@@ -67,27 +68,27 @@ class TiltedEncoding(Encoding):
     def kind_of(self, piece: str) -> str:
         return f"{piece_length(piece)}u"
 
-    def _piece(self, state: State, kind: str) -> str:
-        seat = state.current_player
-        hand = state.hand(seat) if seat is not None else []
-        return piece_of_kind(state, kind, self, sorted(hand, key=lambda p: int(p.split("-")[1])),
-                             stranger=f"{kind}-0")
+    def held(self, state: State) -> list[str]:
+        return sorted(state.legal_pieces(), key=lambda p: int(p.split("-")[1]))
+
+    def stranger(self, kind: str) -> str:
+        return f"{kind}-0"
 
     def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
         area = state.release_area()
         if area is None:
-            return Drop(self._piece(state, kind), 0.0, 0.0, FIND_DROP_HEIGHT,
+            return Drop(self.piece(state, kind), 0.0, 0.0, FIND_DROP_HEIGHT,
                         self.grid.yaw(yaw), pose)
         corners = np.asarray(area["regions"][0]["polygon"], float)
         inner = (corners[0] + corners[3]) / 2
         outer = (corners[1] + corners[2]) / 2
         x, y = inner + (point + 0.5) / self.n_points * (outer - inner)
-        return Drop(self._piece(state, kind), float(x), float(y), FIND_DROP_HEIGHT,
+        return Drop(self.piece(state, kind), float(x), float(y), FIND_DROP_HEIGHT,
                     self.grid.yaw(yaw), pose)
 
-    def head(self, state: State, kind: str, pose: str, release: list[float]) -> Action:
+    def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         x, y, yaw, height = release
-        return Drop(self._piece(state, kind), x, y, height, yaw, pose)
+        return Drop(piece, x, y, height, yaw, pose)
 
     def decision(self, state: State, slot: int) -> Action:
         what, _, value = self.decisions[slot].partition(":")

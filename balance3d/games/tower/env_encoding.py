@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance3d.envs.encoding import (COUNT_BOUND, POSITION_BOUND, Encoding, GridOptions,
-                                     Layout, add_pose_fields, one_hot, piece_of_kind,
-                                     pose_rows)
+                                     Layout, add_pose_fields, one_hot, pose_rows)
 from balance3d.games.base import Action, Choose, Drop, State
 from balance3d.games.tower.judge import base_outline
 from balance3d.games.tower.rules import CHOSEN_CARDS, EITHER, SHAPES, Phase, piece_part
@@ -40,6 +39,8 @@ class TowerEncoding(Encoding):
         self.n_points = grid.points ** 2
         n = self.players
         self.pieces = sorted(p for s in range(n) for p in state.hand(s))
+        # a swap can pass pieces on: every seat's pieces of a part may end in one hand
+        self.copies = max(sum(piece_part(p) == k for p in self.pieces) for k in self.kinds)
         self.bases = [state.base(s) for s in range(n)]
         self.faces_1 = tuple(dict.fromkeys(rules.die_1))
         self.decisions = (tuple(f"target:{s}" for s in range(n))
@@ -70,8 +71,11 @@ class TowerEncoding(Encoding):
     def kind_of(self, piece: str) -> str:
         return piece_part(piece)
 
-    def _piece(self, state: State, kind: str) -> str:
-        return piece_of_kind(state, kind, self, state.legal_pieces(), stranger=f"p0.{kind}.0")
+    def held(self, state: State) -> list[str]:
+        return state.legal_pieces()
+
+    def stranger(self, kind: str) -> str:
+        return f"p0.{kind}.0"
 
     def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
         seat = state.current_player
@@ -81,12 +85,12 @@ class TowerEncoding(Encoding):
         row, col = divmod(point, n)
         x = x0 + (col + 0.5) / n * (x1 - x0)
         y = y0 + (row + 0.5) / n * (y1 - y0)
-        return Drop(self._piece(state, kind), float(x), float(y),
+        return Drop(self.piece(state, kind), float(x), float(y),
                     float(state.rules.find_drop_height), self.grid.yaw(yaw), pose)
 
-    def head(self, state: State, kind: str, pose: str, release: list[float]) -> Action:
+    def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         x, y, yaw, height = release
-        return Drop(self._piece(state, kind), x, y, height, yaw, pose)
+        return Drop(piece, x, y, height, yaw, pose)
 
     def decision(self, state: State, slot: int) -> Action:
         what, _, value = self.decisions[slot].partition(":")

@@ -4,8 +4,8 @@ decisions and observation vector.
 Placements: piece weight (1..5) × field (the scene's field list, in order); the
 grid options do not apply (the fields are the grid, a piece has no pose or yaw).
 The piece placed is the current player's first held piece of that weight.  In
-continuous mode a head is a weight, placed on the field whose centre is nearest
-the action's (x, y); yaw and height are not used.  The one decision is pass
+continuous mode a head is a weight and a copy, placed on the field whose centre is
+nearest the action's (x, y); yaw and height are not used.  The one decision is pass
 (which puts the player out).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance3d.envs.encoding import (COUNT_BOUND, Encoding, GridOptions, Layout,
-                                     add_pose_fields, one_hot, piece_of_kind, pose_rows)
+                                     add_pose_fields, one_hot, pose_rows)
 from balance3d.games.base import Action, Pass, Place, State
 from balance3d.games.tribalance.rules import Phase, piece_weight
 
@@ -40,6 +40,7 @@ class TribalanceEncoding(Encoding):
         self.n_points = len(self.fields)
         n = self.players
         self.pieces = sorted(p for s in range(n) for p in state.hand(s))
+        self.copies = max(sum(self.kind_of(p) == k for p in state.hand(0)) for k in self.kinds)
         self.release_low = np.array([-RELEASE_REACH, -RELEASE_REACH, -np.pi, 0.0])
         self.release_high = np.array([RELEASE_REACH, RELEASE_REACH, np.pi, 1.0])
         layout = Layout()
@@ -62,15 +63,23 @@ class TribalanceEncoding(Encoding):
     def kind_of(self, piece: str) -> str:
         return f"{piece_weight(piece)}w"
 
-    def _piece(self, state: State, kind: str) -> str:
-        return piece_of_kind(state, kind, self, state.legal_pieces(), stranger=f"{kind}-p0.0")
+    def held(self, state: State) -> list[str]:
+        return state.legal_pieces()
+
+    def stranger(self, kind: str) -> str:
+        return f"{kind}-p0.0"
 
     def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
-        return Place(self._piece(state, kind), point)
+        return Place(self.piece(state, kind), point)
 
-    def head(self, state: State, kind: str, pose: str, release: list[float]) -> Action:
+    def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         distances = np.hypot(self.fields[:, 0] - release[0], self.fields[:, 1] - release[1])
-        return Place(self._piece(state, kind), int(np.argmin(distances)))
+        return Place(piece, int(np.argmin(distances)))
+
+    def release_of(self, action: Action) -> list[float]:
+        """The centre of the placement's field (m), yaw and height 0."""
+        x, y = self.fields[action.field]
+        return [float(x), float(y), 0.0, 0.0]
 
     def decision(self, state: State, slot: int) -> Action:
         return Pass()
