@@ -13,7 +13,7 @@ from balance3d.games import game_names
 IDS = [balance3d.envs.gym_id(g) for g in game_names()]
 #: attempts per episode here (Tower's first turn may take several drops).
 MAX_CYCLES = 30
-SMALL = {"grid_points": 2, "grid_yaws": 1, "max_cycles": MAX_CYCLES}
+SMALL = {"grid_points": 1, "grid_yaws": 1, "max_cycles": MAX_CYCLES}
 
 
 def test_the_ids_are_registered_on_import():

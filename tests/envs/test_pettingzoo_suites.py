@@ -11,9 +11,9 @@ import balance3d.envs as envs
 from balance3d.games import game_names, get_game
 
 #: attempts per episode in these tests.
-MAX_CYCLES = 4
+MAX_CYCLES = 3
 #: cycles the suites play (the attempts cap ends every episode first).
-CYCLES = 8
+CYCLES = 6
 CASES = [(g, v, m) for g in game_names() for v in get_game(g).variants
          for m in ("discrete", "continuous")]
 
@@ -23,7 +23,7 @@ def make(game, variant, mode):
 
     def build(**kwargs):
         return module.env(variant=variant, action_mode=mode, max_cycles=MAX_CYCLES,
-                          grid_points=2, grid_yaws=1, **kwargs)
+                          grid_points=1, grid_yaws=1, **kwargs)
     return build
 
 
