@@ -220,9 +220,10 @@ class BalanceEnv(AECEnv):
         """Play the game ``action`` for the acting agent: an illegal one gets the
         reason in its info and :attr:`illegal_reward`, and the same agent acts
         again; a legal one is applied, and seats that are out, or the game's end,
-        terminate.  Either way it counts towards :attr:`max_cycles`."""
-        agent = self.agent_selection
-        seat = self.agent_name_mapping[agent]
+        terminate.  Either way it counts towards :attr:`max_cycles`.  The acting
+        agent is the game's current player."""
+        seat = self.state.current_player
+        agent = self.possible_agents[seat]
         self.rewards = {a: 0.0 for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.attempts += 1

@@ -43,7 +43,7 @@ class SingleAgentEnv(gymnasium.Env):
         aec.reset(seed=seed)
         self._bots = {s: make_bot(self.opponents, aec.seed, s, aec.game.name)
                       for s in range(aec.n_players) if s != self.seat}
-        reward, _ = self._others()
+        self._others()
         return aec.observe(self.agent), dict(aec.infos.get(self.agent, {}))
 
     def step(self, action: Any):
@@ -52,24 +52,23 @@ class SingleAgentEnv(gymnasium.Env):
         aec.play(aec.decode(action))
         reward = aec.rewards.get(self.agent, 0.0)
         info = dict(aec.infos.get(self.agent, {}))
-        more, done = self._others()
+        more = self._others()
         terminated = aec.terminations.get(self.agent, True)
         truncated = aec.truncations.get(self.agent, False) and not terminated
         return aec.observe(self.agent), float(reward + more), bool(terminated), \
             bool(truncated), info
 
-    def _others(self) -> tuple[float, bool]:
+    def _others(self) -> float:
         """Let the bots play until the agent acts or the episode ends: the agent's
-        reward meanwhile, and whether the episode ended."""
+        reward meanwhile."""
         aec, state = self.aec, self.aec.state
         reward = 0.0
         while True:
             if aec.terminations[self.agent] or aec.truncations[self.agent]:
-                return reward, True
+                return reward
             seat = state.current_player
             if seat is None or seat == self.seat:
-                return reward, False
-            aec.agent_selection = aec.possible_agents[seat]
+                return reward
             aec.play(self._bots[seat].choose(state))
             reward += aec.rewards.get(self.agent, 0.0)
             state = aec.state

@@ -5,7 +5,6 @@ import pytest
 
 import balance3d.envs as envs
 from balance3d.envs.aec import ILLEGAL_REWARD
-from balance3d.games import Pass
 
 #: Actions played per game while the masks are compared.
 MASK_STEPS = 5

@@ -83,3 +83,13 @@ def test_a_seeded_reset_starts_the_game_simulate_starts():
     env.reset(seed=9)
     assert env.unwrapped.aec.state.to_json() == new_game("tribalance", players=3,
                                                          seed=9).to_json()
+
+
+def test_passing_out_ends_the_agents_episode_with_its_score():
+    env = gymnasium.make("balance3d/Tribalance-v0", players=3, opponents="random", **SMALL)
+    obs, _ = env.reset(seed=1)
+    enc = env.unwrapped.aec.encoding
+    _, reward, terminated, truncated, info = env.step(enc.n_drops + enc.decisions.index("pass"))
+    assert terminated and not truncated and "out" in info["verdict"]
+    # each of 3 players holds weights 1-4 twice and 5 once, all counted against it
+    assert reward == -(2 * (1 + 2 + 3 + 4) + 5)
