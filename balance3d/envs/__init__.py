@@ -12,7 +12,12 @@ The spaces, rewards, options and seeding are documented in
 """
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+    import pettingzoo  # noqa: F401  (the AEC environments' base)
+except ImportError as exc:
+    raise ImportError(f"balance3d.envs needs the envs extra (pip install "
+                      f"'balance3d[envs]'): {exc}") from None
 
 from balance3d.envs.modules import VERSION, install
 from balance3d.games import game_names, get_game
