@@ -115,3 +115,13 @@ def test_the_observation_has_the_layout_size_and_the_seats():
     assert list(obs[:3]) == [0.0, 0.0, 1.0]
     assert obs[3 + env.state.current_player] == 1.0
     assert env.observation_space("player_2")["observation"].contains(obs)
+
+
+def test_play_acts_for_the_current_player_while_a_terminated_agent_is_selected():
+    env = raw("tribalance", players=3)
+    env.reset(seed=1)
+    env.step(env.encoding.n_drops + env.encoding.decisions.index("pass"))
+    assert env.agent_selection == "player_0" and env.terminations["player_0"]
+    env.play(env.state.legal_release())   # the Gymnasium env plays bots like this
+    assert "verdict" in env.infos["player_1"] and "verdict" not in env.infos["player_0"]
+    assert env.state.current_player == 2
