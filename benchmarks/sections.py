@@ -20,6 +20,9 @@ for the summary table (measure, result, target, met) beside its figures:
   with every core, the parallel efficiency (one worker's wall time over twice two
   workers'), the local pool's start-up, and the same sweep on a local Ray instance
   (:mod:`benchmarks.bench_tune`).  It uses every core, so it is not pinned.
+* ``envs``: per game, the Gymnasium/PettingZoo environments' steps per second, their
+  overhead over ``State.apply`` without the action mask, the mask's own cost, and
+  AsyncVectorEnv from 1 to 2 workers (:mod:`benchmarks.envs`; not pinned).
 
 The targets hold the wall time; the process's CPU time is given beside it because
 on a shared machine the wall time grows with the load and the CPU time much less.
@@ -227,6 +230,29 @@ def run_tune(budget: Budget) -> tuple[list[dict], dict]:
     return rows, f
 
 
+def run_envs(budget: Budget) -> tuple[list[dict], dict]:
+    """The environments over ``State.apply``, the mask, and AsyncVectorEnv."""
+    from benchmarks.envs import measure_envs   # needs the envs extra
+    f = measure_envs(budget.moves)
+    rows = []
+    for game, g in f["games"].items():
+        name = get_game(game).display_name
+        rows.append(row(
+            f"{name}: environment step without the mask over State.apply "
+            f"({plural(g['moves'], 'move')} of 2-player random games)",
+            f"{g['env_steps_per_s']:.1f} env steps/s; {g['overhead_pct']:+.1f} % CPU time "
+            f"({g['wall_overhead_pct']:+.1f} % wall time)",
+            f"overhead <= {targets.ENV_OVERHEAD_PCT:g} %",
+            g["overhead_pct"] <= targets.ENV_OVERHEAD_PCT))
+        rows.append(row(f"{name}: the discrete action mask ({g['n_discrete']} actions)",
+                        f"{g['mask_median_s'] * 1e3:.0f} ms median", "", None))
+    v = f["vector"]
+    rows.append(row("balance3d/Tribalance-v0 in AsyncVectorEnv, 1 to 2 workers",
+                    f"{v['one_worker_steps_per_s']:.1f} to {v['two_workers_steps_per_s']:.1f} "
+                    f"steps/s (x{v['scaling']:.2f})", "", None))
+    return rows, f
+
+
 def run_welding(budget: Budget) -> tuple[list[dict], dict]:
     """Welding's cost on the judged Tilted drop, welded cold over welding off."""
     f = measure_welding(budget.welding_states, budget.welding_repeats)
@@ -271,4 +297,5 @@ SECTIONS = (
     Section("welding", "Welding's cost", True, run_welding,
             ("welding_states", "welding_repeats")),
     Section("tune", "Tune throughput", False, run_tune, ("tune_repetitions", "tune_pairs")),
+    Section("envs", "Gymnasium and PettingZoo environments", False, run_envs, ("moves",)),
 )

@@ -27,3 +27,6 @@ PLANNER_WIN_RATE = {"tilted": 0.75, "tribalance": 0.8, "tower": 0.7}
 #: Least parallel efficiency of a tune sweep on 2 cores: the wall time with one worker
 #: over twice the wall time with two (a fraction).
 TUNE_EFFICIENCY = 0.90
+#: %, most an environment step (without the action mask) may take over ``State.apply``
+#: of the same move (the ``envs`` section).
+ENV_OVERHEAD_PCT = 5.0
