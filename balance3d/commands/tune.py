@@ -35,6 +35,11 @@ from balance3d.commands import CommandError, help_texts, plain, tune_analysis
 LIST_WIDTH = 79
 #: The libraries a sweep needs (the ``tune`` extra).
 TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm")
+#: Further ``tune`` verbs, each a module of :mod:`balance3d.commands` with
+#: ``add_parser(subparsers)`` (registers its verb on ``tune``'s sub-parsers) and
+#: ``run(args) -> int`` (runs it).  Keep these modules light to import: every
+#: ``balance3d`` command builds their parsers.
+EXTRA_VERBS: tuple[str, ...] = ()
 
 
 class _AnyWord:
@@ -107,6 +112,21 @@ def add_parser(subparsers) -> None:
     listing.add_argument("game", nargs="?", metavar="GAME", help="a registered game")
     listing.set_defaults(run=run_list)
     tune_analysis.add_verbs(verbs)
+    add_extra_verbs(verbs)
+    verbs.metavar = " | ".join(["SWEEP.toml", *(v for v in verbs._name_parser_map if v != "run")])
+
+
+def add_extra_verbs(verbs) -> None:
+    """Register the verbs of :data:`EXTRA_VERBS`: each module's ``add_parser`` adds
+    its parser, whose ``run`` is the module's ``run`` unless it set its own."""
+    for name in EXTRA_VERBS:
+        module = importlib.import_module(f"balance3d.commands.{name}")
+        before = set(verbs._name_parser_map)
+        module.add_parser(verbs)
+        for verb in sorted(set(verbs._name_parser_map) - before):
+            parser = verbs._name_parser_map[verb]
+            if parser.get_default("run") is None:
+                parser.set_defaults(run=module.run)
 
 
 def _libraries() -> None:

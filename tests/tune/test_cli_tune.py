@@ -178,3 +178,25 @@ def test_fit_and_plot_refuse_an_out_folder_below_a_file_before_any_work(
     assert main(argv) == 2
     assert _one_line(capsys) == (f"balance3d tune: error: --out {out}: {plain} is a file, "
                                  f"not a folder\n")
+
+
+def test_an_extra_verb_module_is_registered_and_run(monkeypatch, capsys):
+    import types
+
+    from balance3d.commands import tune as tune_command
+
+    module = types.ModuleType("balance3d.commands.tune_extra_probe")
+
+    def add_parser(subparsers):
+        parser = subparsers.add_parser("probe", help="a verb added through the hook")
+        parser.add_argument("word")
+
+    def run(args):
+        print(f"probe ran with {args.word}")
+        return 0
+
+    module.add_parser, module.run = add_parser, run
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setattr(tune_command, "EXTRA_VERBS", ("tune_extra_probe",))
+    assert main(["tune", "probe", "hello"]) == 0
+    assert capsys.readouterr().out == "probe ran with hello\n"
