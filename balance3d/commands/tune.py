@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 import textwrap
 
@@ -34,7 +35,7 @@ from balance3d.commands import CommandError, help_texts, plain, tune_analysis
 #: Line width of ``tune list``.
 LIST_WIDTH = 79
 #: The libraries a sweep needs (the ``tune`` extra).
-TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm")
+TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm", "statsmodels")
 #: Further ``tune`` verbs, each a module of :mod:`balance3d.commands` with
 #: ``add_parser(subparsers)`` (registers its verb on ``tune``'s sub-parsers) and
 #: ``run(args) -> int`` (runs it).  Keep these modules light to import: every
@@ -130,12 +131,15 @@ def add_extra_verbs(verbs) -> None:
 
 
 def _libraries() -> None:
-    """Refuse in one line when tune's libraries are missing."""
+    """Refuse in one line when tune's libraries are missing (found, not imported:
+    each is imported where it is first used)."""
     for name in TUNE_LIBRARIES:
         try:
-            importlib.import_module(name)
-        except ImportError:
-            raise CommandError(f"tune needs {name}: install balance3d[tune]") from None
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise CommandError(f"tune needs {name}: install balance3d[tune]")
 
 
 def run_sweep_command(args: argparse.Namespace) -> int:
