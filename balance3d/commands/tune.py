@@ -179,7 +179,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     """``tune list [GAME]``: each experiment, its outcomes and options."""
     from balance3d.games import game_names
-    from balance3d.tune.experiment import experiment_class, experiment_names
+    from balance3d.tune.experiment import experiment_class, experiment_names, outcome_units
     from balance3d.tune.sweep import bundled_sweeps
 
     games = [args.game] if args.game else game_names()
@@ -191,8 +191,11 @@ def run_list(args: argparse.Namespace) -> int:
             continue
         for name in names:
             cls = experiment_class(game, name)
+            units = outcome_units(cls)
             lines = [f"{game} {name}: {cls.description}",
-                     "  outcomes: " + ", ".join(f"{o} ({k})" for o, k in cls.outcomes.items())]
+                     textwrap.fill("outcomes: " + ", ".join(
+                         f"{o} ({k}, {units[o]})" for o, k in cls.outcomes.items()),
+                         LIST_WIDTH, initial_indent="  ", subsequent_indent="    ")]
             if cls.option_docs:
                 lines.append("  options:")
                 lines += [textwrap.fill(f"{key}: {doc}", LIST_WIDTH, initial_indent="    ",

@@ -1,7 +1,7 @@
 """A sweep's output folder: the sweep it holds, the runs finished so far, the tables.
 
 Files (``DIR``): ``sweep.toml`` (a copy of the sweep file), ``sweep.json`` (the
-sweep's name and description and the resolved sweep that decides the rows:
+sweep's name, description and outcome units, and the resolved sweep that decides the rows:
 :meth:`Sweep.identity`, compared on resume; :func:`saved_sweep` reads it back),
 ``runs.jsonl`` (one JSON line per finished run, appended as runs finish),
 ``runs.parquet`` and optionally ``runs.csv`` (the table), ``summary.parquet`` and
@@ -16,14 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from balance3d.tune.experiment import Jitter
+from balance3d.tune.experiment import Jitter, outcome_units
 from balance3d.tune.sweep import Sweep
 
 RUNS = "runs.jsonl"
 IDENTITY = "sweep.json"
 #: Keys of ``sweep.json`` that name the sweep without deciding its rows (a resume
 #: does not compare them).
-_LABELS = ("name", "description")
+_LABELS = ("name", "description", "units")
 
 
 class OutputError(ValueError):
@@ -71,7 +71,8 @@ def prepare(out: Path, sweep: Sweep) -> None:
                           f"folder or remove it")
     with _writing(out):
         out.mkdir(parents=True, exist_ok=True)
-    labels = {"name": sweep.name, "description": sweep.description}
+    labels = {"name": sweep.name, "description": sweep.description,
+              "units": outcome_units(sweep.make_experiment())}
     with _writing(saved):
         saved.write_text(json.dumps({**labels, **identity}, indent=1) + "\n")
     copy = out / "sweep.toml"
