@@ -44,6 +44,18 @@ class FitError(ValueError):
     """The data cannot answer the fit as asked: the message says why in one line."""
 
 
+class SeparationError(FitError):
+    """The 0/1 outcomes change at one place with mixed results at one value at most:
+    every run at or below ``below`` gave one answer and every run at or above
+    ``above`` the other (parameter values; a value with mixed results lies between
+    them); the change lies between them."""
+
+    def __init__(self, message: str, below: float, above: float) -> None:
+        super().__init__(message)
+        self.below = below
+        self.above = above
+
+
 @dataclass(frozen=True)
 class Curve:
     """A model fitted to an outcome against a parameter.
@@ -57,6 +69,8 @@ class Curve:
     deviance : the logistic's deviance against the saturated model of the values'
         rates (None for least squares); a large one says the logistic shape fits badly.
     deviance_df : its degrees of freedom (distinct values - 2).
+    variance : the residual variance of a least squares fit, in the outcome's unit
+        squared (None: logistic).
     """
 
     model: str
@@ -67,6 +81,19 @@ class Curve:
     df: int | None = None
     deviance: float | None = None
     deviance_df: int | None = None
+    variance: float | None = None
+
+    def run_information(self, x: float) -> np.ndarray:
+        """(p, p) information about the coefficients that one more run at ``x``
+        brings: the design row's outer product, weighted by p (1 - p) for the
+        logistic and by 1 / variance for least squares."""
+        row = self.basis(x)[0]
+        if self.model == "logistic":
+            p = float(special.expit(row @ self.coef))
+            weight = p * (1 - p)
+        else:
+            weight = 1.0 / self.variance if self.variance else 0.0
+        return weight * np.outer(row, row)
 
     def z(self, x: np.ndarray | float) -> np.ndarray:
         """Standardised values of parameter values ``x``."""
@@ -184,11 +211,17 @@ def _check_overlap(x: np.ndarray, y: np.ndarray) -> None:
     for ones_above in (True, False):
         zeros, ones = x[y == (0.0 if ones_above else 1.0)], x[y == (1.0 if ones_above else 0.0)]
         if zeros.max() <= ones.min():
-            raise FitError(
+            # the values all of whose runs gave the answer below (above) the change
+            values = np.unique(x)
+            rates = np.array([y[x == v].mean() for v in values])
+            low_answer = 0.0 if ones_above else 1.0
+            below = float(values[rates == low_answer].max())
+            above = float(values[rates == 1.0 - low_answer].min())
+            raise SeparationError(
                 f"the outcome changes from {'false' if ones_above else 'true'} to "
                 f"{'true' if ones_above else 'false'} between {zeros.max():g} and "
                 f"{ones.min():g} with no mixed results elsewhere: fit within that "
-                f"range, or with more repetitions")
+                f"range, or with more repetitions", below, above)
 
 
 def fit_least_squares(x: np.ndarray, y: np.ndarray, degree: int = 1) -> Curve:
@@ -211,7 +244,7 @@ def fit_least_squares(x: np.ndarray, y: np.ndarray, degree: int = 1) -> Curve:
     residual = y - design @ coef
     variance = float(residual @ residual) / df
     cov = variance * np.linalg.inv(design.T @ design)
-    return Curve(model, coef, cov, centre, scale, df=df)
+    return Curve(model, coef, cov, centre, scale, df=df, variance=variance)
 
 
 def fit_curve(x: np.ndarray, y: np.ndarray, model: str) -> Curve:
@@ -221,6 +254,12 @@ def fit_curve(x: np.ndarray, y: np.ndarray, model: str) -> Curve:
     if model in ("linear", "quadratic"):
         return fit_least_squares(x, y, 1 if model == "linear" else 2)
     raise FitError(f"unknown model {model!r} (known: logistic, linear, quadratic)")
+
+
+def root_gradient(curve: Curve, value: float) -> np.ndarray:
+    """(p,) derivative of the root at ``value`` by the coefficients (the target held):
+    -(d curve / d coef) / (d curve / d x), in the parameter's unit per coefficient."""
+    return -curve.gradient(value) / curve.slope(value)
 
 
 def solve(curve: Curve, target: float, low: float, high: float) -> Root:
@@ -242,8 +281,7 @@ def solve(curve: Curve, target: float, low: float, high: float) -> Root:
                        f"{high:g}] (at {', '.join(f'{r:.6g}' for r in roots)}): narrow "
                        f"the range")
     value = roots[0]
-    # d value / d coef = -(d curve / d coef) / (d curve / d x) at the root
-    jacobian = -curve.gradient(value) / curve.slope(value)
+    jacobian = root_gradient(curve, value)
     sd = math.sqrt(float(jacobian @ curve.cov @ jacobian))
     half = curve.quantile() * sd
     return Root(value, sd, value - half, value + half)

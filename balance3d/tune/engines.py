@@ -5,6 +5,7 @@ whatever order; stopping the iteration cancels the runs not started.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -148,6 +149,13 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
     for, so that an unreachable ``address`` is refused before anything is shown;
     the returned iterator shuts down an instance started here when it ends or is
     closed."""
+    ray, started = _join_ray(address)
+    return _ray_rows(ray, tasks, workers, started)
+
+
+def _join_ray(address: str | None) -> tuple[Any, bool]:
+    """Ray joined (at ``address``) or started here, unless this process has joined
+    one already: (the ray module, whether it was joined or started here)."""
     if address:
         check_address(address)
         _bound_join()
@@ -165,7 +173,23 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
                     from None
         else:
             _start_local(ray)
-    return _ray_rows(ray, tasks, workers, started)
+    return ray, started
+
+
+@contextlib.contextmanager
+def session(engine: str, address: str | None) -> Iterator[None]:
+    """Keep the engine up across several :func:`run_ray` calls (a fit's batches):
+    with ``engine`` "ray", Ray is joined or started on entry and, when started or
+    joined here, shut down on exit; the local pool needs nothing."""
+    if engine != "ray":
+        yield
+        return
+    ray, started = _join_ray(address)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def _first_line(exc: BaseException) -> str:

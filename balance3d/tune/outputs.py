@@ -21,6 +21,9 @@ from balance3d.tune.sweep import Sweep
 
 RUNS = "runs.jsonl"
 IDENTITY = "sweep.json"
+#: The file that marks a ``tune fit`` output folder (see :mod:`balance3d.tune.fit`);
+#: a sweep refuses such a folder, and a fit refuses a sweep's.
+FIT_IDENTITY = "fit_request.json"
 #: Keys of ``sweep.json`` that name the sweep without deciding its rows (a resume
 #: does not compare them).
 _LABELS = ("name", "description", "units")
@@ -58,6 +61,9 @@ def prepare(out: Path, sweep: Sweep) -> None:
         raise OutputError(f"{out}: is a file, not a folder for a sweep's outputs")
     if blocker is not None:
         raise OutputError(f"{out}: {blocker} is a file, not a folder")
+    if (out / FIT_IDENTITY).exists():
+        raise OutputError(f"{out}: holds a fit's outputs ({FIT_IDENTITY}); give the sweep "
+                          f"another --out folder")
     identity = sweep.identity()
     saved = out / IDENTITY
     if saved.is_file():
@@ -96,10 +102,11 @@ def saved_sweep(out: Path) -> Sweep:
                  parameters={k: tuple(v) for k, v in data["parameters"].items()})
 
 
-def read_runs(out: Path) -> list[dict[str, Any]]:
-    """The rows in ``out/runs.jsonl``.  A last line cut short by a stop is dropped
-    (and the file rewritten without it), so appending goes on cleanly."""
-    path = out / RUNS
+def read_runs(out: Path, name: str = RUNS) -> list[dict[str, Any]]:
+    """The rows in ``out/runs.jsonl`` (or ``out/name``).  A last line cut short by a
+    stop is dropped (and the file rewritten without it), so appending goes on
+    cleanly."""
+    path = out / name
     if not path.is_file():
         return []
     text = path.read_text()
@@ -118,10 +125,11 @@ def read_runs(out: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def appender(out: Path) -> BinaryIO:
-    """``out/runs.jsonl`` opened for appending rows (:func:`append`), unbuffered: a
-    row that cannot be written leaves nothing behind for closing to write again."""
-    path = out / RUNS
+def appender(out: Path, name: str = RUNS) -> BinaryIO:
+    """``out/runs.jsonl`` (or ``out/name``) opened for appending rows
+    (:func:`append`), unbuffered: a row that cannot be written leaves nothing behind
+    for closing to write again."""
+    path = out / name
     with _writing(path):
         return open(path, "ab", buffering=0)
 

@@ -278,11 +278,13 @@ def curves_figure(table: SummaryTable, outcome: str, param: str) -> "Figure":
     return fig
 
 
-def fit_figure(report: dict[str, Any], curve: Callable[[np.ndarray], np.ndarray]) -> "Figure":
+def fit_figure(report: dict[str, Any],
+               curve: Callable[[np.ndarray], np.ndarray] | None) -> "Figure":
     """A fit (the report :func:`balance3d.tune.fit.fit_sweep` returns) drawn: the
     outcome observed at each value run with its 95% interval, the fitted ``curve``
-    (parameter values -> outcome), the target, the value found with its interval,
-    and the check's observation at the value found."""
+    (parameter values -> outcome; None when the outcomes separated and the answer is
+    a bracket), the target, the value found with its interval, and the check's
+    observation at the value found."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=HEATMAP_SIZE, dpi=PLOT_DPI, layout="constrained")
@@ -293,8 +295,9 @@ def fit_figure(report: dict[str, Any], curve: Callable[[np.ndarray], np.ndarray]
     mean = np.array([r["mean"] for r in runs])
     yerr = [mean - [r["low"] for r in runs], [r["high"] for r in runs] - mean]
     ax.errorbar(x, mean, yerr=yerr, fmt="o", capsize=3, label="runs (95% interval)")
-    grid = np.linspace(low, high, 200)
-    ax.plot(grid, curve(grid), label=f"{report['fit']['model']} fit")
+    if curve is not None:
+        grid = np.linspace(low, high, 200)
+        ax.plot(grid, curve(grid), label=f"{report['fit']['model']} fit")
     ax.axhline(report["target"], color="grey", linestyle="--", linewidth=1, label="target")
     fit = report["fit"]
     ax.axvspan(fit["low"], fit["high"], color="C2", alpha=0.2,

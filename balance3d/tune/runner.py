@@ -111,12 +111,12 @@ def _check_engine(engine: str, workers: int | None) -> None:
 
 def execute(todo: list[dict[str, Any]], folder: Path | None = None, workers: int | None = None,
             engine: str = "local", address: str | None = None, progress: bool = True,
-            total: int | None = None) -> list[dict[str, Any]]:
+            total: int | None = None, runs_file: str = outputs.RUNS) -> list[dict[str, Any]]:
     """Run the given tasks (some of :func:`plan`'s, e.g. one case's) and return their
     rows in the order they finished (:func:`table` sorts them).
 
     folder : an output folder prepared by :func:`run_sweep` whose ``runs.jsonl``
-        gets each row as it comes (None: nothing written).
+        (or ``runs_file``) gets each row as it comes (None: nothing written).
     workers, engine, address, progress : as for :func:`run_sweep`.
     total : runs the progress bar counts, the ones done before included (None: the
         tasks given).
@@ -125,7 +125,7 @@ def execute(todo: list[dict[str, Any]], folder: Path | None = None, workers: int
 
     _check_engine(engine, workers)
     total = len(todo) if total is None else total
-    stream = outputs.appender(folder) if folder is not None else None
+    stream = outputs.appender(folder, runs_file) if folder is not None else None
     source = engines.run_local(todo, workers) if engine == "local" else \
         engines.run_ray(todo, workers, address)
     rows = []
