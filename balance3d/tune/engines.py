@@ -91,24 +91,47 @@ def pool_context() -> multiprocessing.context.BaseContext:
     return context
 
 
-def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict[str, Any]]:
-    """Run ``tasks`` on a pool of ``workers`` processes (default every core) started
-    by :func:`pool_context`.  The workers end with this process however it ends
-    (:func:`_exit_when_closed`)."""
-    count = max(1, min(workers or default_workers(), len(tasks)))
-    lifeline, writer = multiprocessing.Pipe(duplex=False)
-    pool = ProcessPoolExecutor(count, mp_context=pool_context(),
-                               initializer=_start_worker, initargs=(lifeline,))
+class LocalPool:
+    """A pool of ``count`` local worker processes started by :func:`pool_context`,
+    kept across several :func:`run_local` calls; the workers end with this process
+    however it ends (:func:`_exit_when_closed`).  Processes start with the first
+    task handed out."""
+
+    def __init__(self, count: int) -> None:
+        self.lifeline, self.writer = multiprocessing.Pipe(duplex=False)
+        self.executor = ProcessPoolExecutor(count, mp_context=pool_context(),
+                                            initializer=_start_worker,
+                                            initargs=(self.lifeline,))
+
+    def close(self) -> None:
+        """Cancel the runs not started, wait for those under way, end the workers."""
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.writer.close()
+        self.lifeline.close()
+
+
+def run_local(tasks: list[dict[str, Any]], workers: int | None,
+              pool: LocalPool | None = None) -> Iterator[dict[str, Any]]:
+    """Run ``tasks`` on ``pool``, or on a pool of ``workers`` processes (default
+    every core) started for them and closed when the iteration ends; stopping the
+    iteration cancels the runs not started."""
+    own = pool is None
+    if own:
+        pool = LocalPool(max(1, min(workers or default_workers(), len(tasks))))
+    pending: set = set()
     try:
-        pending = {pool.submit(run_task, task) for task in tasks}
+        pending = {pool.executor.submit(run_task, task) for task in tasks}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 yield future.result()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        writer.close()
-        lifeline.close()
+        if own:
+            pool.close()
+        else:
+            for future in pending:
+                future.cancel()
+            wait(pending)
 
 
 def _bound_join() -> None:
@@ -177,16 +200,22 @@ def _join_ray(address: str | None) -> tuple[Any, bool]:
 
 
 @contextlib.contextmanager
-def session(engine: str, address: str | None) -> Iterator[None]:
-    """Keep the engine up across several :func:`run_ray` calls (a fit's batches):
-    with ``engine`` "ray", Ray is joined or started on entry and, when started or
-    joined here, shut down on exit; the local pool needs nothing."""
+def session(engine: str, address: str | None, workers: int | None
+            ) -> Iterator[LocalPool | None]:
+    """Keep the engine up across several runs of tasks (a fit's batches): for
+    "local", a :class:`LocalPool` of ``workers`` processes (default every core),
+    yielded and closed on exit; for "ray", Ray joined or started on entry and, when
+    joined or started here, shut down on exit (None is yielded)."""
     if engine != "ray":
-        yield
+        pool = LocalPool(workers or default_workers())
+        try:
+            yield pool
+        finally:
+            pool.close()
         return
     ray, started = _join_ray(address)
     try:
-        yield
+        yield None
     finally:
         if started:
             ray.shutdown()

@@ -273,8 +273,6 @@ def fit_sweep(sweep: Sweep, request: FitRequest, out: str | Path | None = None,
     if folder is not None:
         _prepare(folder, sweep, request)
     options = {"workers": workers, "engine": engine, "address": address}
-    fit_runs = _Runs(folder, FIT_RUNS, request.param, options)
-    check_runs = _Runs(folder, CHECK_RUNS, request.param, options)
     size, precision = request.repetitions, request.stop_width()
     started = time.perf_counter()
     counts: dict[float, int] = {}
@@ -286,7 +284,9 @@ def fit_sweep(sweep: Sweep, request: FitRequest, out: str | Path | None = None,
         batches.append({"value": value, "runs": size})
         return _batch(sweep, request, fixed, value, first, size, sweep.seed)
 
-    with engines.session(engine, address):
+    with engines.session(engine, address, workers) as pool:
+        fit_runs = _Runs(folder, FIT_RUNS, request.param, {**options, "pool": pool})
+        check_runs = _Runs(folder, CHECK_RUNS, request.param, {**options, "pool": pool})
         rows = fit_runs.get([t for v in adaptive.opening(request.low, request.high,
                                                          request.points)
                              for t in tasks_at(v)], progress)

@@ -111,7 +111,8 @@ def _check_engine(engine: str, workers: int | None) -> None:
 
 def execute(todo: list[dict[str, Any]], folder: Path | None = None, workers: int | None = None,
             engine: str = "local", address: str | None = None, progress: bool = True,
-            total: int | None = None, runs_file: str = outputs.RUNS) -> list[dict[str, Any]]:
+            total: int | None = None, runs_file: str = outputs.RUNS,
+            pool: engines.LocalPool | None = None) -> list[dict[str, Any]]:
     """Run the given tasks (some of :func:`plan`'s, e.g. one case's) and return their
     rows in the order they finished (:func:`table` sorts them).
 
@@ -120,13 +121,15 @@ def execute(todo: list[dict[str, Any]], folder: Path | None = None, workers: int
     workers, engine, address, progress : as for :func:`run_sweep`.
     total : runs the progress bar counts, the ones done before included (None: the
         tasks given).
+    pool : a local pool kept across calls (:func:`~balance3d.tune.engines.session`;
+        None: one started for these tasks).
     """
     from tqdm import tqdm
 
     _check_engine(engine, workers)
     total = len(todo) if total is None else total
     stream = outputs.appender(folder, runs_file) if folder is not None else None
-    source = engines.run_local(todo, workers) if engine == "local" else \
+    source = engines.run_local(todo, workers, pool) if engine == "local" else \
         engines.run_ray(todo, workers, address)
     rows = []
     bar = tqdm(total=total, initial=total - len(todo), unit="run", file=sys.stderr,
