@@ -5,7 +5,9 @@ The question: at which block density does a 2u drop on section 2 of a beam loade
 its low side (``scenes/sweeps/tilted-light-blocks.toml``) tip it in half of the
 drops, searched in [100, 700] kg/m^3.  Each seed is the sweep's seed; every fit asks
 for a half-width of at most :data:`PRECISION` (an interval at most 82 kg/m^3 wide)
-within :data:`MAX_RUNS` runs, and checks its answer with :data:`CHECK` runs.
+within :data:`MAX_RUNS` runs from an opening of :data:`POINTS` values x
+:data:`REPETITIONS` runs (batches of :data:`REPETITIONS` after it), and checks its
+answer with :data:`CHECK` runs.
 
     python benchmarks/fit_seeds.py [--workers N] [--keep DIR]
 
@@ -30,6 +32,9 @@ PARAM, LOW, HIGH, OUTCOME, TARGET = "materials.block_wood.density", 100.0, 700.0
 PRECISION = 41.0
 #: the most runs of one fit (the check's excluded), and the check's runs.
 MAX_RUNS, CHECK = 100, 40
+#: the opening's values and the runs per value and per batch: a small opening, since
+#: every batch after it goes where the answer is.
+POINTS, REPETITIONS = 3, 3
 #: the seeds.
 SEEDS = range(1, 11)
 RESULTS = Path(__file__).resolve().parent / "results" / "fit_seeds.json"
@@ -41,8 +46,9 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None)
     args = parser.parse_args()
     base = load_sweep(SWEEP)
-    request = FitRequest(PARAM, LOW, HIGH, OUTCOME, TARGET, precision=PRECISION,
-                         max_runs=MAX_RUNS, check=CHECK)
+    request = FitRequest(PARAM, LOW, HIGH, OUTCOME, TARGET, points=POINTS,
+                         repetitions=REPETITIONS, precision=PRECISION, max_runs=MAX_RUNS,
+                         check=CHECK)
     rows = []
     for seed in SEEDS:
         out = args.keep / f"seed-{seed}" if args.keep else None
@@ -64,7 +70,8 @@ def main() -> None:
     summary = {"median_runs": statistics.median(r["runs"] for r in rows),
                "widest_interval": max(r["width"] for r in rows),
                "checks_inside": sum(r["inside"] for r in rows), "seeds": len(rows),
-               "precision": PRECISION, "max_runs": MAX_RUNS, "check": CHECK, "fits": rows}
+               "precision": PRECISION, "max_runs": MAX_RUNS, "check": CHECK,
+               "points": POINTS, "repetitions": REPETITIONS, "fits": rows}
     print(f"median runs {summary['median_runs']:g}, widest interval "
           f"{summary['widest_interval']:.1f} kg/m^3, target inside the check's interval "
           f"in {summary['checks_inside']} of {len(rows)}")

@@ -35,7 +35,7 @@ from balance3d.commands import CommandError, help_texts, plain, tune_analysis
 #: Line width of ``tune list``.
 LIST_WIDTH = 79
 #: The libraries a sweep needs (the ``tune`` extra).
-TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm", "statsmodels")
+TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm", "statsmodels", "pydantic")
 #: Further ``tune`` verbs, each a module of :mod:`balance3d.commands` with
 #: ``add_parser(subparsers)`` (registers its verb on ``tune``'s sub-parsers) and
 #: ``run(args) -> int`` (runs it).  Keep these modules light to import: every
