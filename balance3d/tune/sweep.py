@@ -12,7 +12,9 @@ Layout::
                    {start, stop, num} (num evenly spaced, both ends included) or
                    draws {distribution, ..., samples} made once from the seed:
                    uniform (low, high), normal (mean, sd), lognormal (mean, sigma of
-                   the log), integers (low, high, both included; distinct values)
+                   the log), integers (low, high, both included; distinct values),
+                   or space-filling: sobol, latin_hypercube (low, high; see
+                   balance3d.tune.designs)
     [experiment]   the experiment's own options (it checks them)
     [jitter]       position (m), yaw (rad), height (m): the hand's miss (see Jitter)
 
@@ -40,6 +42,7 @@ from balance3d.games.base import GameError
 from balance3d.resources import scenes_dir
 from balance3d.scene import OverrideError, SceneError, load_scene
 from balance3d.scene_files import TomlLimitError, load_toml
+from balance3d.tune.designs import SPACE_FILLING, DesignError, space_filling
 from balance3d.tune.experiment import Experiment, ExperimentError, Jitter, make_experiment
 
 #: Distribution -> its parameters, in the order numpy's Generator method takes them.
@@ -48,6 +51,8 @@ DISTRIBUTIONS = {
     "normal": ("mean", "sd"),
     "lognormal": ("mean", "sigma"),
     "integers": ("low", "high"),
+    "sobol": ("low", "high"),
+    "latin_hypercube": ("low", "high"),
 }
 
 
@@ -243,6 +248,11 @@ def _draw(path: Path, where: str, spec: Any, seed: int, key: str) -> list[Any]:
             raise _fail(path, where, f"{samples} distinct whole numbers do not fit in "
                                      f"{a}..{b}")
         return [int(v) + a for v in rng.choice(b - a + 1, size=samples, replace=False)]
+    if name in SPACE_FILLING:
+        try:
+            return space_filling(name, a, b, samples, rng)
+        except DesignError as exc:
+            raise _fail(path, where, str(exc)) from None
     if name == "uniform" and not a < b:
         raise _fail(path, where, f"empty range: low {a} must be below high {b}")
     if name != "uniform" and b <= 0:
