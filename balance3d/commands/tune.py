@@ -144,7 +144,7 @@ def _libraries() -> None:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     """``tune SWEEP.toml --out DIR``: run the sweep, print where the tables are."""
-    from balance3d.tune.engines import EngineError, RunsLostError
+    from balance3d.tune.engines import EngineError, LocalPool, RunsLostError, default_workers
     from balance3d.tune.experiment import ExperimentError
     from balance3d.tune.outputs import OutputError
     from balance3d.tune.runner import run_sweep
@@ -156,10 +156,16 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         raise CommandError(f"--workers: must be at least 1, got {args.workers}")
     if args.address is not None and args.engine != "ray":
         raise CommandError("--address: only with --engine ray")
+    # the local workers start (the fork server's imports with them) while this
+    # process reads and checks the sweep
+    pool = LocalPool(args.workers or default_workers()) if args.engine == "local" else None
     try:
+        if pool is not None:
+            pool.warm(args.workers or default_workers())
         sweep = load_sweep(args.sweep)
         rows = run_sweep(sweep, out=args.out, workers=args.workers, engine=args.engine,
-                         address=args.address, progress=not args.quiet, csv=args.csv)
+                         address=args.address, progress=not args.quiet, csv=args.csv,
+                         pool=pool)
     except KeyboardInterrupt:
         print(f"balance3d tune: stopped; the finished runs are in {args.out}/runs.jsonl: "
               f"run the same command again to resume", file=sys.stderr)
@@ -169,6 +175,9 @@ def run_sweep_command(args: argparse.Namespace) -> int:
                            f"the same command again to resume") from None
     except (SweepError, OutputError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
+    finally:
+        if pool is not None:
+            pool.close()
     tables = ["runs.parquet", *(["runs.csv"] if args.csv else []), "summary.csv",
               "summary.parquet", "timing.json"]
     print(f"{sweep.name}: {len(rows)} runs of {sweep.game} {sweep.experiment}; wrote "

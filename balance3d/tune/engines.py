@@ -103,6 +103,12 @@ class LocalPool:
                                             initializer=_start_worker,
                                             initargs=(self.lifeline,))
 
+    def warm(self, count: int) -> None:
+        """Start ``count`` worker processes now (the fork server's imports with the
+        first), without waiting for them: the caller goes on checking the sweep."""
+        for _ in range(count):
+            self.executor.submit(int)
+
     def close(self) -> None:
         """Cancel the runs not started, wait for those under way, end the workers."""
         self.executor.shutdown(wait=True, cancel_futures=True)

@@ -380,11 +380,12 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             "resolution": "no value left between the bracket's ends"}[design["stopped"]]
     model = f"{fit['model']} fit (slope p = {fit['slope_p']:.2g})" if "model" in fit \
         else "outcomes separated"
+    then = f", then {later} batch{'es' if later > 1 else ''} of {design['batch']} where " \
+           f"the fit was least sure" if later else ""
     lines = [f"fit: {report['param']} for {what}"
              + (f" ({case})" if case else "")
              + f" in [{report['within'][0]:g}, {report['within'][1]:g}]",
-             f"runs: {design['opening']} values x {design['batch']}, then {later} "
-             f"batches of {design['batch']} where the fit was least sure: "
+             f"runs: {design['opening']} values x {design['batch']}{then}: "
              f"{design['runs']} runs; {model}",
              f"stopped: {stop}"]
     for row in report["runs"]:

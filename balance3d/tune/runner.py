@@ -63,7 +63,7 @@ def table(rows: list[dict[str, Any]], sweep: Sweep):
 
 def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None = None,
               engine: str = "local", address: str | None = None, progress: bool = True,
-              csv: bool = False):
+              csv: bool = False, pool: engines.LocalPool | None = None):
     """Run ``sweep`` and return its run table (pandas DataFrame, see :func:`table`).
 
     out : folder for the outputs (None: nothing written, nothing resumed).
@@ -73,6 +73,7 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None =
         local Ray instance).
     progress : show a progress bar with the time left on stderr.
     csv : also write ``runs.csv``.
+    pool : a local pool started beforehand (None: one started for the runs).
     """
     _check_engine(engine, workers)
     tasks = plan(sweep)
@@ -85,7 +86,8 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None =
     todo = [t for t in tasks if (t["combination"], t["case"], t["repetition"]) not in done]
     started = time.perf_counter()
     if todo:
-        rows += execute(todo, folder, workers, engine, address, progress, len(tasks))
+        rows += execute(todo, folder, workers, engine, address, progress, len(tasks),
+                        pool=pool)
     wall = time.perf_counter() - started
     frame = table(rows, sweep)
     if folder is not None:
