@@ -235,7 +235,6 @@ def test_a_key_and_its_renaming_make_no_heat_map(sweep_dir):
 def test_outcome_axes_carry_the_units_of_the_sweep(sweep_dir):
     (sweep_dir / "sweep.json").write_text('{"units": {"tipped": "share of runs", '
                                           '"height": "m"}}')
-    plot_directory(sweep_dir)
     table = plot.read_summary(sweep_dir)
     fig = plot.curves_figure(table, "height", "materials.block_wood.density")
     assert "height (mean, m), 95% interval" in [t.get_text() for t in fig.texts]
