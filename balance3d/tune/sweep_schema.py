@@ -147,6 +147,9 @@ def _first(exc: ValidationError, expected: dict[tuple, str], prefix: tuple = ()
 def validate(data: dict) -> SweepFile:
     """``data`` (a parsed sweep file) as a :class:`SweepFile`; ValueError
     ``(key, reason)`` for the first thing wrong."""
+    unknown = sorted(set(data) - set(SECTIONS))
+    if unknown:
+        raise ValueError(unknown[0], f"unknown section (expected: {', '.join(SECTIONS)})")
     if "sweep" not in data:
         raise ValueError("sweep", "missing (the [sweep] table names the scene and experiment)")
     try:
