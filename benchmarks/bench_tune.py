@@ -1,6 +1,12 @@
 """Tune throughput: one fixed sweep of Tilted's drops run with one worker, with two,
 with every core and on a local Ray instance, and the local pool's start-up apart.
 
+The command's start-up (:func:`command_startup`): ``balance3d tune`` started afresh
+on a one-run sweep with the local engine, from the process's start to the first run
+row in ``runs.jsonl``, less that run's own time in a warm worker: the imports, the
+sweep's checks and the pool's start before the first run (the median of
+:data:`STARTUP_REPEATS`).
+
 The parallel efficiency is the wall time with one worker over twice the wall time
 with two, both measured in the same call (a few such pairs, the median kept), with
 the load average before and after each run and the machine's CPU use beside it
@@ -10,6 +16,9 @@ Every engine must give the same rows: the figures say whether they did.
 from __future__ import annotations
 
 import os
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -39,6 +48,47 @@ sections = [1, 2]
 """
 #: The checkout's root: Ray's workers import balance3d from it.
 ROOT = Path(__file__).resolve().parents[1]
+#: The one-run sweep whose start-up is timed, and the times it is started.
+STARTUP_TOML = SWEEP_TOML.format(repetitions=1).replace(
+    '"materials.block_wood.density" = [500.0, 800.0]', '"materials.block_wood.density" = [500.0]'
+).replace("blocks = [1, 2, 3]\nsections = [1, 2]", "blocks = [1]\nsections = [1]")
+STARTUP_REPEATS = 5
+#: s, between two looks for the first row.
+POLL_S = 0.01
+
+
+def command_startup(repeats: int = STARTUP_REPEATS) -> dict[str, Any]:
+    """s, the command's start-up before its first run (see the module's docstring):
+    each start's time to its first row, the run's own time, and their median
+    difference."""
+    with tempfile.TemporaryDirectory() as folder:
+        sweep_file = Path(folder) / "startup.toml"
+        sweep_file.write_text(STARTUP_TOML, encoding="utf-8")
+        firsts = []
+        for i in range(repeats):
+            out = Path(folder) / f"out{i}"
+            started = time.perf_counter()
+            child = subprocess.Popen(
+                [sys.executable, "-m", "balance3d.cli", "tune", str(sweep_file), "--out",
+                 str(out), "--workers", "1", "--quiet"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                env={**os.environ, "PYTHONPATH": str(ROOT)})
+            runs = out / "runs.jsonl"
+            while not (runs.is_file() and runs.stat().st_size) and child.poll() is None:
+                time.sleep(POLL_S)
+            firsts.append(time.perf_counter() - started)
+            child.wait()
+        sweep = load_sweep(sweep_file)
+    from balance3d.tune.runner import plan
+    from balance3d.tune.worker import run_task
+
+    task = plan(sweep)[0]
+    run_task(task)                          # warm: the scene loaded, the world built once
+    began = time.perf_counter()
+    run_task(task)
+    run_s = time.perf_counter() - began
+    return {"first_row_s": [round(v, 3) for v in firsts], "run_s": round(run_s, 3),
+            "startup_s": round(statistics.median(firsts) - run_s, 3),
+            "load_average": load()}
 
 
 def bench_sweep(repetitions: int) -> Sweep:
@@ -155,6 +205,8 @@ def measure_tune(repetitions: int, pairs: int) -> dict[str, Any]:
     else:
         figures["all_cores"] = figures["two_workers"]
     figures["same_rows"] = same
+    figures["command_startup"] = command_startup()
+    print(f"tune, the command's start-up: {figures['command_startup']}", flush=True)
     remote = ray_run(sweep, cores)
     if remote is not None:
         rows, figures["ray"] = remote

@@ -43,7 +43,7 @@ SIGNIFICANT = 4
 FIT_NAME = "fit:tilted-light-blocks"
 FIT_SWEEP = "tilted-light-blocks"
 FIT_REQUEST = FitRequest("materials.block_wood.density", 100.0, 700.0, "tipped", 0.5,
-                         case={}, points=7, repetitions=20, check=40)
+                         case={}, points=7, repetitions=20, check=40, max_runs=140)
 
 
 def rounded(value: float) -> float | None:

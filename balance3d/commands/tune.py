@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 import textwrap
 
@@ -34,7 +35,7 @@ from balance3d.commands import CommandError, help_texts, plain, tune_analysis
 #: Line width of ``tune list``.
 LIST_WIDTH = 79
 #: The libraries a sweep needs (the ``tune`` extra).
-TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm")
+TUNE_LIBRARIES = ("pandas", "pyarrow", "tqdm", "statsmodels", "pydantic")
 #: Further ``tune`` verbs, each a module of :mod:`balance3d.commands` with
 #: ``add_parser(subparsers)`` (registers its verb on ``tune``'s sub-parsers) and
 #: ``run(args) -> int`` (runs it).  Keep these modules light to import: every
@@ -130,17 +131,20 @@ def add_extra_verbs(verbs) -> None:
 
 
 def _libraries() -> None:
-    """Refuse in one line when tune's libraries are missing."""
+    """Refuse in one line when tune's libraries are missing (found, not imported:
+    each is imported where it is first used)."""
     for name in TUNE_LIBRARIES:
         try:
-            importlib.import_module(name)
-        except ImportError:
-            raise CommandError(f"tune needs {name}: install balance3d[tune]") from None
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise CommandError(f"tune needs {name}: install balance3d[tune]")
 
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     """``tune SWEEP.toml --out DIR``: run the sweep, print where the tables are."""
-    from balance3d.tune.engines import EngineError, RunsLostError
+    from balance3d.tune.engines import EngineError, LocalPool, RunsLostError, default_workers
     from balance3d.tune.experiment import ExperimentError
     from balance3d.tune.outputs import OutputError
     from balance3d.tune.runner import run_sweep
@@ -152,10 +156,16 @@ def run_sweep_command(args: argparse.Namespace) -> int:
         raise CommandError(f"--workers: must be at least 1, got {args.workers}")
     if args.address is not None and args.engine != "ray":
         raise CommandError("--address: only with --engine ray")
+    # the local workers start (the fork server's imports with them) while this
+    # process reads and checks the sweep
+    pool = LocalPool(args.workers or default_workers()) if args.engine == "local" else None
     try:
+        if pool is not None:
+            pool.warm(args.workers or default_workers())
         sweep = load_sweep(args.sweep)
         rows = run_sweep(sweep, out=args.out, workers=args.workers, engine=args.engine,
-                         address=args.address, progress=not args.quiet, csv=args.csv)
+                         address=args.address, progress=not args.quiet, csv=args.csv,
+                         pool=pool)
     except KeyboardInterrupt:
         print(f"balance3d tune: stopped; the finished runs are in {args.out}/runs.jsonl: "
               f"run the same command again to resume", file=sys.stderr)
@@ -165,6 +175,9 @@ def run_sweep_command(args: argparse.Namespace) -> int:
                            f"the same command again to resume") from None
     except (SweepError, OutputError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
+    finally:
+        if pool is not None:
+            pool.close()
     tables = ["runs.parquet", *(["runs.csv"] if args.csv else []), "summary.csv",
               "summary.parquet", "timing.json"]
     print(f"{sweep.name}: {len(rows)} runs of {sweep.game} {sweep.experiment}; wrote "
@@ -175,7 +188,7 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     """``tune list [GAME]``: each experiment, its outcomes and options."""
     from balance3d.games import game_names
-    from balance3d.tune.experiment import experiment_class, experiment_names
+    from balance3d.tune.experiment import experiment_class, experiment_names, outcome_units
     from balance3d.tune.sweep import bundled_sweeps
 
     games = [args.game] if args.game else game_names()
@@ -187,8 +200,11 @@ def run_list(args: argparse.Namespace) -> int:
             continue
         for name in names:
             cls = experiment_class(game, name)
+            units = outcome_units(cls)
             lines = [f"{game} {name}: {cls.description}",
-                     "  outcomes: " + ", ".join(f"{o} ({k})" for o, k in cls.outcomes.items())]
+                     textwrap.fill("outcomes: " + ", ".join(
+                         f"{o} ({k}, {units[o]})" for o, k in cls.outcomes.items()),
+                         LIST_WIDTH, initial_indent="  ", subsequent_indent="    ")]
             if cls.option_docs:
                 lines.append("  options:")
                 lines += [textwrap.fill(f"{key}: {doc}", LIST_WIDTH, initial_indent="    ",

@@ -7,17 +7,23 @@ each swept parameter with its 95% intervals.
 
 ``tune fit SWEEP.toml --param PATH --within LO HI --outcome NAME --target VALUE``
 finds the value of one parameter for which the sweep's experiment (one case of it,
-chosen with ``--case KEY=VALUE``) gives the target outcome: it runs ``--points``
-values across [LO, HI], ``--repetitions`` runs each, fits the outcome against the
-parameter by maximum likelihood (logistic for a rate, a line or parabola for a
-mean), solves the fit for the target with its 95% interval (delta method), and
-checks the answer with ``--check`` more runs at the value found.  With ``--engine
-ray [--address ADDR]`` the runs go to a Ray cluster, as for ``tune run``.
+chosen with ``--case KEY=VALUE``) gives the target outcome.  It opens with
+``--points`` values evenly spaced across [LO, HI], ``--repetitions`` runs each, fits
+the outcome against the parameter by maximum likelihood (logistic for a rate, a line
+or parabola for a mean) and solves the fit for the target with its 95% interval
+(delta method).  Then it runs batches of ``--repetitions`` runs, each at the value
+where the fit is least sure of the target (half-way across the gap while the
+outcomes separate), until the interval's half-width is at most ``--precision`` or
+``--max-runs`` are spent, and checks the answer with ``--check`` more runs at the
+value found.  With ``--out DIR`` every run is kept in DIR as it finishes: the same
+command resumes a fit that was stopped or refused.  With ``--engine ray [--address
+ADDR]`` the runs go to a Ray cluster, as for ``tune run``.
 """
 from __future__ import annotations
 
 import argparse
 import math
+import sys
 import textwrap
 import tomllib
 from pathlib import Path
@@ -68,10 +74,16 @@ def add_verbs(verbs) -> None:
                         help="the case fitted (repeat for each case key)")
     fitter.add_argument("--model", choices=("logistic", "linear", "quadratic"),
                         help="curve fitted (default: logistic for a rate, linear for a mean)")
-    fitter.add_argument("--points", type=int, default=7, metavar="K",
-                        help="parameter values run, evenly spaced (default 7)")
-    fitter.add_argument("--repetitions", type=int, default=20, metavar="R",
-                        help="runs per value (default 20)")
+    fitter.add_argument("--points", type=int, default=5, metavar="K",
+                        help="values of the opening design, evenly spaced (default 5)")
+    fitter.add_argument("--repetitions", type=int, default=4, metavar="R",
+                        help="runs at each opening value and in each later batch "
+                             "(default 4)")
+    fitter.add_argument("--precision", type=float, metavar="W",
+                        help="stop once the 95%% interval's half-width is at most W, in "
+                             "the parameter's unit (default: 5%% of HI - LO)")
+    fitter.add_argument("--max-runs", type=int, default=100, metavar="N",
+                        help="the most runs before the check (default 100)")
     fitter.add_argument("--check", type=int, default=40, metavar="N",
                         help="runs at the value found (default 40)")
     fitter.add_argument("--out", metavar="DIR",
@@ -128,9 +140,10 @@ def run_fit(args: argparse.Namespace) -> int:
     """``tune fit``: fit, check, print the report (and write it with --out)."""
     from balance3d.commands.checks import check_output_folder, write_error
     from balance3d.tune.curves import FitError
-    from balance3d.tune.engines import EngineError
+    from balance3d.tune.engines import EngineError, RunsLostError
     from balance3d.tune.experiment import ExperimentError
-    from balance3d.tune.fit import FitRequest, fit_sweep, report_lines
+    from balance3d.tune.fit import FitRequest, check_request, fit_sweep, report_lines
+    from balance3d.tune.outputs import OutputError
     from balance3d.tune.sweep import SweepError, load_sweep
     from balance3d.tune.worker import RunError
 
@@ -143,18 +156,34 @@ def run_fit(args: argparse.Namespace) -> int:
                            f"{args.within[0]:g} {args.within[1]:g}")
     if not math.isfinite(args.target):
         raise CommandError(f"--target: must be a finite number, got {args.target:g}")
+    if args.precision is not None and not math.isfinite(args.precision):
+        raise CommandError(f"--precision: must be a finite number, got {args.precision:g}")
     if args.out:
         check_output_folder("--out", Path(args.out))
     request = FitRequest(param=args.param, low=args.within[0], high=args.within[1],
                          outcome=args.outcome, target=args.target,
                          case=parse_case(args.case), points=args.points,
-                         repetitions=args.repetitions, check=args.check, model=args.model)
+                         repetitions=args.repetitions, check=args.check, model=args.model,
+                         precision=args.precision, max_runs=args.max_runs)
+    kept = (f"the finished runs are in {args.out}: run the same command again to resume"
+            if args.out else "give --out DIR to keep the runs and resume")
+    started = False
     try:
         sweep = load_sweep(args.sweep)
+        check_request(sweep, request)
+        started = True
         report = fit_sweep(sweep, request, out=args.out, workers=args.workers,
                            engine=args.engine, address=args.address,
                            progress=not args.quiet)
-    except (SweepError, FitError, EngineError, ExperimentError, RunError) as exc:
+    except KeyboardInterrupt:
+        print(f"balance3d tune fit: stopped; {kept}", file=sys.stderr)
+        raise
+    except RunsLostError as exc:
+        raise CommandError(f"{exc}; {kept}") from None
+    except FitError as exc:
+        ran = f"; {kept}" if started and args.out else ""
+        raise CommandError(f"{exc}{ran}") from None
+    except (SweepError, OutputError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
         if not args.out:
@@ -164,5 +193,6 @@ def run_fit(args: argparse.Namespace) -> int:
         raise CommandError(f"tune fit needs {exc.name}: install balance3d[tune]") from None
     print("\n".join(report_lines(report)))
     if args.out:
-        print(f"wrote fit.json, fit.png, fit_runs.parquet, check_runs.parquet in {args.out}")
+        print(f"wrote fit.json, fit.png, fit_runs.parquet, check_runs.parquet (and the runs "
+              f"as they finished: fit_runs.jsonl, check_runs.jsonl) in {args.out}")
     return 0

@@ -46,6 +46,8 @@ class BotGames(Experiment):
     description = "whole games between bots: length, first-mover advantage, scores"
     outcomes = {"turns": "mean", "finished": "probability", "first_seat_wins": "probability",
                 "winner_score": "mean", "mean_score": "mean"}
+    #: Unit of the game's scores (winner_score, mean_score): "coins", "points", "m".
+    score_unit: ClassVar[str] = ""
     option_docs = {
         "players": "seats (default 2)",
         "bots": "one bot name for every seat or one per seat (default the game's default bot)",
@@ -53,12 +55,16 @@ class BotGames(Experiment):
     }
     #: The subclass's own outcomes, added to the generic ones.
     game_outcomes: ClassVar[Mapping[str, str]] = {}
+    #: Units of the subclass's own mean outcomes.
+    game_units: ClassVar[Mapping[str, str]] = {}
     #: The subclass's own options (read in its ``__init__``).
     game_options: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.outcomes = {**BotGames.outcomes, **cls.game_outcomes}
+        cls.units = {"turns": "turns", "winner_score": cls.score_unit,
+                     "mean_score": cls.score_unit, **cls.game_units}
 
     def __init__(self, options: Mapping[str, Any], jitter: Jitter) -> None:
         super().__init__(options, jitter)

@@ -5,7 +5,7 @@ outcome ``y``.  A model of the outcome against ``x`` is fitted by maximum
 likelihood:
 
 - a "probability" outcome (``y`` 0 or 1): logistic, P(y = 1) = 1 / (1 + exp(-(b0 +
-  b1 z))), by :func:`scipy.optimize.minimize` on the binomial log-likelihood;
+  b1 z))), as a binomial GLM (statsmodels) on the count of ones at each value;
 - a "mean" outcome: a line or a parabola in ``z`` by least squares (the maximum
   likelihood fit under normal errors of one variance),
 
@@ -13,7 +13,7 @@ where ``z = (x - centre) / scale`` maps the fitted range onto [-1, 1], so the
 coefficients are of one size whatever the parameter's unit.  The fitted curve is
 solved for the target with :func:`scipy.optimize.brentq`; the 95% interval of the
 value found is the delta method's: the variance of the root propagated from the fit's
-covariance (inverse observed information for the logistic, the least squares
+covariance (the GLM's inverse information for the logistic, the least squares
 covariance scaled by the residual variance otherwise), with the normal quantile for
 the logistic and Student's t with the residual degrees of freedom otherwise.
 """
@@ -31,15 +31,29 @@ from balance3d.tune.summary import CONFIDENCE
 #: with brentq (a curve here turns at most once, so this many cannot miss a root
 #: pair of a parabola by more than 1/SCAN_POINTS of the range).
 SCAN_POINTS = 1001
-#: the logistic fit stops when the gradient of the mean log-likelihood per run by
-#: the standardised coefficients is below this: far below what moves a root visibly.
-GRADIENT_TOLERANCE = 1e-8
+#: the logistic fit (IRLS) stops when the deviance changes by less than this between
+#: iterations: far below what moves a root visibly.
+GLM_TOLERANCE = 1e-12
+#: most IRLS iterations of a logistic fit (it takes under ten on overlapping runs).
+GLM_ITERATIONS = 100
 #: model names by outcome kind: the first is the default.
 MODELS = {"probability": ("logistic",), "mean": ("linear", "quadratic")}
 
 
 class FitError(ValueError):
     """The data cannot answer the fit as asked: the message says why in one line."""
+
+
+class SeparationError(FitError):
+    """The 0/1 outcomes change at one place with mixed results at one value at most:
+    every run at or below ``below`` gave one answer and every run at or above
+    ``above`` the other (parameter values; a value with mixed results lies between
+    them); the change lies between them."""
+
+    def __init__(self, message: str, below: float, above: float) -> None:
+        super().__init__(message)
+        self.below = below
+        self.above = above
 
 
 @dataclass(frozen=True)
@@ -55,6 +69,8 @@ class Curve:
     deviance : the logistic's deviance against the saturated model of the values'
         rates (None for least squares); a large one says the logistic shape fits badly.
     deviance_df : its degrees of freedom (distinct values - 2).
+    variance : the residual variance of a least squares fit, in the outcome's unit
+        squared (None: logistic).
     """
 
     model: str
@@ -65,6 +81,19 @@ class Curve:
     df: int | None = None
     deviance: float | None = None
     deviance_df: int | None = None
+    variance: float | None = None
+
+    def run_information(self, x: float) -> np.ndarray:
+        """(p, p) information about the coefficients that one more run at ``x``
+        brings: the design row's outer product, weighted by p (1 - p) for the
+        logistic and by 1 / variance for least squares."""
+        row = self.basis(x)[0]
+        if self.model == "logistic":
+            p = float(special.expit(row @ self.coef))
+            weight = p * (1 - p)
+        else:
+            weight = 1.0 / self.variance if self.variance else 0.0
+        return weight * np.outer(row, row)
 
     def z(self, x: np.ndarray | float) -> np.ndarray:
         """Standardised values of parameter values ``x``."""
@@ -144,45 +173,34 @@ def _standardise(x: np.ndarray) -> tuple[float, float]:
 
 def fit_logistic(x: np.ndarray, y: np.ndarray) -> Curve:
     """Maximum likelihood logistic fit of 0/1 outcomes ``y`` against ``x`` (one
-    entry per run).  :class:`FitError` when the outcomes do not overlap (every run
-    below some value gave 0 and every run above it 1, or the other way round): the
-    likelihood then has no maximum, and the message names the bracket in which the
-    change happens."""
+    entry per run): a binomial GLM with the logit link (statsmodels, iteratively
+    reweighted least squares) on each value's count of ones out of its runs.
+    :class:`FitError` when the outcomes do not overlap (every run below some value
+    gave 0 and every run above it 1, or the other way round): the likelihood then has
+    no maximum, and the message names the bracket in which the change happens."""
+    from statsmodels.genmod.families import Binomial
+    from statsmodels.genmod.generalized_linear_model import GLM
+
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     if not np.isin(y, (0.0, 1.0)).all():
         raise FitError("a probability outcome must be 0/1 (true/false) in every run")
     centre, scale = _standardise(x)
     _check_overlap(x, y)
-    z = (x - centre) / scale
+    values, index = np.unique(x, return_inverse=True)
+    ones = np.bincount(index, weights=y)
+    runs = np.bincount(index).astype(float)
+    z = (values - centre) / scale
     design = np.stack([np.ones_like(z), z], axis=1)
-
-    n = len(y)
-
-    def mean_negative_log_likelihood(beta: np.ndarray) -> tuple[float, np.ndarray]:
-        eta = design @ beta
-        # -log L = sum(log(1 + e^eta) - y eta), written to stay finite at any eta
-        value = float(np.sum(np.logaddexp(0.0, eta) - y * eta)) / n
-        return value, design.T @ (special.expit(eta) - y) / n
-
-    def information(beta: np.ndarray) -> np.ndarray:
-        """Observed information of all the runs (the Hessian of -log L)."""
-        p = special.expit(design @ beta)
-        return design.T @ (design * (p * (1 - p))[:, None])
-
-    rate = np.clip(y.mean(), 0.5 / n, 1 - 0.5 / n)
-    start = np.array([special.logit(rate), 0.0])
-    result = optimize.minimize(mean_negative_log_likelihood, start, jac=True,
-                               hess=lambda beta: information(beta) / n,
-                               method="trust-exact", options={"gtol": GRADIENT_TOLERANCE})
-    # trust-exact may stop on rounding ("failure to predict improvement") once at
-    # the optimum: the gradient says whether it got there
-    if np.abs(result.jac).max() > GRADIENT_TOLERANCE:
-        raise FitError(f"the logistic fit did not converge: {result.message}")
-    beta = result.x
-    deviance, deviance_df = _deviance(x, y, special.expit(design @ beta))
-    return Curve("logistic", beta, np.linalg.inv(information(beta)), centre, scale,
-                 deviance=deviance, deviance_df=deviance_df)
+    result = GLM(np.stack([ones, runs - ones], axis=1), design,
+                 family=Binomial()).fit(tol=GLM_TOLERANCE, maxiter=GLM_ITERATIONS)
+    if not result.converged:
+        raise FitError(f"the logistic fit did not converge in {GLM_ITERATIONS} iterations")
+    # the deviance of the grouped counts is against the saturated model of the
+    # values' rates; its degrees of freedom are the values less the 2 coefficients
+    return Curve("logistic", np.asarray(result.params), np.asarray(result.cov_params()),
+                 centre, scale, deviance=float(result.deviance),
+                 deviance_df=len(values) - 2)
 
 
 def _check_overlap(x: np.ndarray, y: np.ndarray) -> None:
@@ -193,24 +211,17 @@ def _check_overlap(x: np.ndarray, y: np.ndarray) -> None:
     for ones_above in (True, False):
         zeros, ones = x[y == (0.0 if ones_above else 1.0)], x[y == (1.0 if ones_above else 0.0)]
         if zeros.max() <= ones.min():
-            raise FitError(
+            # the values all of whose runs gave the answer below (above) the change
+            values = np.unique(x)
+            rates = np.array([y[x == v].mean() for v in values])
+            low_answer = 0.0 if ones_above else 1.0
+            below = float(values[rates == low_answer].max())
+            above = float(values[rates == 1.0 - low_answer].min())
+            raise SeparationError(
                 f"the outcome changes from {'false' if ones_above else 'true'} to "
                 f"{'true' if ones_above else 'false'} between {zeros.max():g} and "
                 f"{ones.min():g} with no mixed results elsewhere: fit within that "
-                f"range, or with more repetitions")
-
-
-def _deviance(x: np.ndarray, y: np.ndarray, p: np.ndarray) -> tuple[float, int]:
-    """Deviance of fitted probabilities ``p`` against each value's observed rate."""
-    total = 0.0
-    values = np.unique(x)
-    for value in values:
-        at = x == value
-        n, k, q = at.sum(), y[at].sum(), p[at][0]
-        for count, observed, fitted in ((k, k / n, q), (n - k, 1 - k / n, 1 - q)):
-            if count:
-                total += 2 * count * math.log(observed / fitted)
-    return total, len(values) - 2
+                f"range, or with more repetitions", below, above)
 
 
 def fit_least_squares(x: np.ndarray, y: np.ndarray, degree: int = 1) -> Curve:
@@ -233,7 +244,7 @@ def fit_least_squares(x: np.ndarray, y: np.ndarray, degree: int = 1) -> Curve:
     residual = y - design @ coef
     variance = float(residual @ residual) / df
     cov = variance * np.linalg.inv(design.T @ design)
-    return Curve(model, coef, cov, centre, scale, df=df)
+    return Curve(model, coef, cov, centre, scale, df=df, variance=variance)
 
 
 def fit_curve(x: np.ndarray, y: np.ndarray, model: str) -> Curve:
@@ -243,6 +254,12 @@ def fit_curve(x: np.ndarray, y: np.ndarray, model: str) -> Curve:
     if model in ("linear", "quadratic"):
         return fit_least_squares(x, y, 1 if model == "linear" else 2)
     raise FitError(f"unknown model {model!r} (known: logistic, linear, quadratic)")
+
+
+def root_gradient(curve: Curve, value: float) -> np.ndarray:
+    """(p,) derivative of the root at ``value`` by the coefficients (the target held):
+    -(d curve / d coef) / (d curve / d x), in the parameter's unit per coefficient."""
+    return -curve.gradient(value) / curve.slope(value)
 
 
 def solve(curve: Curve, target: float, low: float, high: float) -> Root:
@@ -264,8 +281,7 @@ def solve(curve: Curve, target: float, low: float, high: float) -> Root:
                        f"{high:g}] (at {', '.join(f'{r:.6g}' for r in roots)}): narrow "
                        f"the range")
     value = roots[0]
-    # d value / d coef = -(d curve / d coef) / (d curve / d x) at the root
-    jacobian = -curve.gradient(value) / curve.slope(value)
+    jacobian = root_gradient(curve, value)
     sd = math.sqrt(float(jacobian @ curve.cov @ jacobian))
     half = curve.quantile() * sd
     return Root(value, sd, value - half, value + half)

@@ -5,6 +5,7 @@ whatever order; stopping the iteration cancels the runs not started.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -90,24 +91,53 @@ def pool_context() -> multiprocessing.context.BaseContext:
     return context
 
 
-def run_local(tasks: list[dict[str, Any]], workers: int | None) -> Iterator[dict[str, Any]]:
-    """Run ``tasks`` on a pool of ``workers`` processes (default every core) started
-    by :func:`pool_context`.  The workers end with this process however it ends
-    (:func:`_exit_when_closed`)."""
-    count = max(1, min(workers or default_workers(), len(tasks)))
-    lifeline, writer = multiprocessing.Pipe(duplex=False)
-    pool = ProcessPoolExecutor(count, mp_context=pool_context(),
-                               initializer=_start_worker, initargs=(lifeline,))
+class LocalPool:
+    """A pool of ``count`` local worker processes started by :func:`pool_context`,
+    kept across several :func:`run_local` calls; the workers end with this process
+    however it ends (:func:`_exit_when_closed`).  Processes start with the first
+    task handed out."""
+
+    def __init__(self, count: int) -> None:
+        self.lifeline, self.writer = multiprocessing.Pipe(duplex=False)
+        self.executor = ProcessPoolExecutor(count, mp_context=pool_context(),
+                                            initializer=_start_worker,
+                                            initargs=(self.lifeline,))
+
+    def warm(self, count: int) -> None:
+        """Start ``count`` worker processes now (the fork server's imports with the
+        first), without waiting for them: the caller goes on checking the sweep."""
+        for _ in range(count):
+            self.executor.submit(int)
+
+    def close(self) -> None:
+        """Cancel the runs not started, wait for those under way, end the workers."""
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.writer.close()
+        self.lifeline.close()
+
+
+def run_local(tasks: list[dict[str, Any]], workers: int | None,
+              pool: LocalPool | None = None) -> Iterator[dict[str, Any]]:
+    """Run ``tasks`` on ``pool``, or on a pool of ``workers`` processes (default
+    every core) started for them and closed when the iteration ends; stopping the
+    iteration cancels the runs not started."""
+    own = pool is None
+    if own:
+        pool = LocalPool(max(1, min(workers or default_workers(), len(tasks))))
+    pending: set = set()
     try:
-        pending = {pool.submit(run_task, task) for task in tasks}
+        pending = {pool.executor.submit(run_task, task) for task in tasks}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 yield future.result()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        writer.close()
-        lifeline.close()
+        if own:
+            pool.close()
+        else:
+            for future in pending:
+                future.cancel()
+            wait(pending)
 
 
 def _bound_join() -> None:
@@ -148,6 +178,13 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
     for, so that an unreachable ``address`` is refused before anything is shown;
     the returned iterator shuts down an instance started here when it ends or is
     closed."""
+    ray, started = _join_ray(address)
+    return _ray_rows(ray, tasks, workers, started)
+
+
+def _join_ray(address: str | None) -> tuple[Any, bool]:
+    """Ray joined (at ``address``) or started here, unless this process has joined
+    one already: (the ray module, whether it was joined or started here)."""
     if address:
         check_address(address)
         _bound_join()
@@ -165,7 +202,29 @@ def run_ray(tasks: list[dict[str, Any]], workers: int | None,
                     from None
         else:
             _start_local(ray)
-    return _ray_rows(ray, tasks, workers, started)
+    return ray, started
+
+
+@contextlib.contextmanager
+def session(engine: str, address: str | None, workers: int | None
+            ) -> Iterator[LocalPool | None]:
+    """Keep the engine up across several runs of tasks (a fit's batches): for
+    "local", a :class:`LocalPool` of ``workers`` processes (default every core),
+    yielded and closed on exit; for "ray", Ray joined or started on entry and, when
+    joined or started here, shut down on exit (None is yielded)."""
+    if engine != "ray":
+        pool = LocalPool(workers or default_workers())
+        try:
+            yield pool
+        finally:
+            pool.close()
+        return
+    ray, started = _join_ray(address)
+    try:
+        yield None
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def _first_line(exc: BaseException) -> str:

@@ -77,6 +77,9 @@ class Experiment(ABC):
     description: ClassVar[str]
     #: Outcome name -> kind (one of :data:`OUTCOME_KINDS`).
     outcomes: ClassVar[Mapping[str, str]]
+    #: "mean" outcome name -> its unit ("m", "deg", "coins", "per drop"); every mean
+    #: outcome has one (a "probability" outcome's unit is :data:`RATE_UNIT`).
+    units: ClassVar[Mapping[str, str]] = {}
     #: Option name -> what it sets, its unit and default, for ``balance3d tune list``.
     option_docs: ClassVar[Mapping[str, str]] = {}
 
@@ -94,6 +97,26 @@ class Experiment(ABC):
             rng: np.random.Generator) -> dict[str, bool | int | float]:
         """Run ``case`` once in ``scene``; every random draw (the hand's jitter, a
         game's seed) comes from ``rng``.  Returns a value for every outcome."""
+
+
+#: Unit of a "probability" outcome's summary: the share of runs in which it held.
+RATE_UNIT = "share of runs"
+
+
+def outcome_units(experiment: type[Experiment] | Experiment) -> dict[str, str]:
+    """Outcome name -> unit of ``experiment`` (a class or an instance), in outcome
+    order: :data:`RATE_UNIT` for a probability, the declared unit for a mean
+    (:class:`ExperimentError` naming a mean outcome without one)."""
+    units = {}
+    for name, kind in experiment.outcomes.items():
+        if kind == "probability":
+            units[name] = RATE_UNIT
+        elif name in experiment.units:
+            units[name] = experiment.units[name]
+        else:
+            raise ExperimentError(f"experiment {experiment.name}: outcome {name!r} "
+                                  f"declares no unit")
+    return units
 
 
 #: Start worlds an experiment keeps in a worker (one per swept scene seen last).

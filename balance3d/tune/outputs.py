@@ -1,7 +1,7 @@
 """A sweep's output folder: the sweep it holds, the runs finished so far, the tables.
 
 Files (``DIR``): ``sweep.toml`` (a copy of the sweep file), ``sweep.json`` (the
-sweep's name and description and the resolved sweep that decides the rows:
+sweep's name, description and outcome units, and the resolved sweep that decides the rows:
 :meth:`Sweep.identity`, compared on resume; :func:`saved_sweep` reads it back),
 ``runs.jsonl`` (one JSON line per finished run, appended as runs finish),
 ``runs.parquet`` and optionally ``runs.csv`` (the table), ``summary.parquet`` and
@@ -16,14 +16,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from balance3d.tune.experiment import Jitter
+from balance3d.tune.experiment import Jitter, outcome_units
 from balance3d.tune.sweep import Sweep
 
 RUNS = "runs.jsonl"
 IDENTITY = "sweep.json"
+#: The file that marks a ``tune fit`` output folder (see :mod:`balance3d.tune.fit`);
+#: a sweep refuses such a folder, and a fit refuses a sweep's.
+FIT_IDENTITY = "fit_request.json"
 #: Keys of ``sweep.json`` that name the sweep without deciding its rows (a resume
 #: does not compare them).
-_LABELS = ("name", "description")
+_LABELS = ("name", "description", "units")
 
 
 class OutputError(ValueError):
@@ -58,6 +61,9 @@ def prepare(out: Path, sweep: Sweep) -> None:
         raise OutputError(f"{out}: is a file, not a folder for a sweep's outputs")
     if blocker is not None:
         raise OutputError(f"{out}: {blocker} is a file, not a folder")
+    if (out / FIT_IDENTITY).exists():
+        raise OutputError(f"{out}: holds a fit's outputs ({FIT_IDENTITY}); give the sweep "
+                          f"another --out folder")
     identity = sweep.identity()
     saved = out / IDENTITY
     if saved.is_file():
@@ -71,7 +77,8 @@ def prepare(out: Path, sweep: Sweep) -> None:
                           f"folder or remove it")
     with _writing(out):
         out.mkdir(parents=True, exist_ok=True)
-    labels = {"name": sweep.name, "description": sweep.description}
+    labels = {"name": sweep.name, "description": sweep.description,
+              "units": outcome_units(sweep.make_experiment())}
     with _writing(saved):
         saved.write_text(json.dumps({**labels, **identity}, indent=1) + "\n")
     copy = out / "sweep.toml"
@@ -95,10 +102,11 @@ def saved_sweep(out: Path) -> Sweep:
                  parameters={k: tuple(v) for k, v in data["parameters"].items()})
 
 
-def read_runs(out: Path) -> list[dict[str, Any]]:
-    """The rows in ``out/runs.jsonl``.  A last line cut short by a stop is dropped
-    (and the file rewritten without it), so appending goes on cleanly."""
-    path = out / RUNS
+def read_runs(out: Path, name: str = RUNS) -> list[dict[str, Any]]:
+    """The rows in ``out/runs.jsonl`` (or ``out/name``).  A last line cut short by a
+    stop is dropped (and the file rewritten without it), so appending goes on
+    cleanly."""
+    path = out / name
     if not path.is_file():
         return []
     text = path.read_text()
@@ -117,10 +125,11 @@ def read_runs(out: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def appender(out: Path) -> BinaryIO:
-    """``out/runs.jsonl`` opened for appending rows (:func:`append`), unbuffered: a
-    row that cannot be written leaves nothing behind for closing to write again."""
-    path = out / RUNS
+def appender(out: Path, name: str = RUNS) -> BinaryIO:
+    """``out/runs.jsonl`` (or ``out/name``) opened for appending rows
+    (:func:`append`), unbuffered: a row that cannot be written leaves nothing behind
+    for closing to write again."""
+    path = out / name
     with _writing(path):
         return open(path, "ab", buffering=0)
 

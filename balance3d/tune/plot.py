@@ -5,9 +5,10 @@ values in ``param.<path>`` columns, the case in ``case.<key>`` columns, and per
 outcome ``<name>.mean``, ``<name>.low`` and ``<name>.high`` (the 95% interval;
 outcomes summarised as means also have ``<name>.sd``, rates do not).  From it:
 
-- heat maps, when two case keys vary (block size by section): one per outcome and
-  combination (and value of any further case key), each cell coloured by the
-  outcome and annotated with it and its interval;
+- heat maps, when two case keys vary apart from each other (block size by section;
+  never a key against a renaming of itself, such as a field's number against its
+  index): one per outcome and combination (and value of any further case key), each
+  cell coloured by the outcome and annotated with it and its interval;
 - curves, one figure per outcome and swept parameter: the outcome against the
   parameter with its 95% interval as error bars, one line per case and value of the
   other parameters, or one panel per case when that makes too many lines.
@@ -19,7 +20,8 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -75,6 +77,8 @@ class SummaryTable:
     cases : case keys (``case.<key>`` columns), in column order.
     outcomes : outcome name -> ``"probability"`` or ``"mean"``.
     title : the sweep's name and experiment, for figure titles.
+    units : outcome name -> unit (a rate's is the share of runs; from the sweep's
+        ``sweep.json``); an outcome missing here is labelled with its kind alone.
     """
 
     frame: "pd.DataFrame"
@@ -82,6 +86,11 @@ class SummaryTable:
     cases: tuple[str, ...]
     outcomes: dict[str, str]
     title: str
+    units: dict[str, str] = field(default_factory=dict)
+
+    def outcome_label(self, outcome: str) -> str:
+        """An axis label for ``outcome``: its name, its kind and its unit."""
+        return outcome_label(outcome, self.outcomes[outcome], self.units.get(outcome))
 
     def varying(self, prefix: str, names: Sequence[str]) -> list[str]:
         """The ``names`` whose ``prefix + name`` column takes more than one value."""
@@ -109,7 +118,8 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-def summary_table(frame: "pd.DataFrame", title: str = "", source: str = "summary") -> SummaryTable:
+def summary_table(frame: "pd.DataFrame", title: str = "", source: str = "summary",
+                  units: dict[str, str] | None = None) -> SummaryTable:
     """Sort out a summary frame's columns (:class:`PlotError` naming ``source`` when
     it has no outcome columns or an outcome lacks its interval)."""
     params = tuple(c[len("param."):] for c in frame.columns if c.startswith("param."))
@@ -128,7 +138,7 @@ def summary_table(frame: "pd.DataFrame", title: str = "", source: str = "summary
     order = (["combination"] if "combination" in frame.columns else []) \
         + ["param." + p for p in params] + ["case." + c for c in cases]
     frame = frame.sort_values(order, kind="stable").reset_index(drop=True) if order else frame
-    return SummaryTable(frame, params, cases, outcomes, title)
+    return SummaryTable(frame, params, cases, outcomes, title, dict(units or {}))
 
 
 def read_summary(directory: str | Path) -> SummaryTable:
@@ -148,7 +158,9 @@ def read_summary(directory: str | Path) -> SummaryTable:
         sweep = tomllib.loads(sweep_file.read_text(encoding="utf-8")).get("sweep", {})
         name = sweep.get("name", sweep_file.parent.name)
         title = f"{name} ({sweep['experiment']})" if "experiment" in sweep else str(name)
-    return summary_table(frame, title, str(path))
+    identity = directory / "sweep.json"
+    units = json.loads(identity.read_text()).get("units", {}) if identity.is_file() else {}
+    return summary_table(frame, title, str(path), units)
 
 
 def _values_key(value: Any) -> tuple:
@@ -162,8 +174,12 @@ def _sorted_values(series: "pd.Series") -> list[Any]:
     return sorted(series.drop_duplicates().tolist(), key=_values_key)
 
 
-def _outcome_label(name: str, kind: str) -> str:
-    return f"{name} (rate)" if kind == "probability" else f"{name} (mean)"
+def outcome_label(name: str, kind: str, unit: str | None = None) -> str:
+    """An axis label for an outcome: ``tipped (rate)``, ``peak_height (mean, m)``;
+    a rate's unit (the share of runs) is what "rate" says."""
+    if kind == "probability":
+        return f"{name} (rate)"
+    return f"{name} (mean, {unit})" if unit else f"{name} (mean)"
 
 
 def _limits(table: SummaryTable, outcome: str) -> tuple[float, float]:
@@ -176,11 +192,12 @@ def _limits(table: SummaryTable, outcome: str) -> tuple[float, float]:
     return (low, high) if high > low else (low - 0.5, high + 0.5)
 
 
-def heatmap_figure(rows: "pd.DataFrame", outcome: str, kind: str, x_key: str, y_key: str,
-                   title: str, limits: tuple[float, float]) -> "Figure":
+def heatmap_figure(rows: "pd.DataFrame", outcome: str, bar_label: str, x_key: str,
+                   y_key: str, title: str, limits: tuple[float, float]) -> "Figure":
     """A heat map of ``outcome`` over case keys ``x_key`` (columns) and ``y_key``
     (rows, lowest value at the bottom) from ``rows`` (one per case); colour scale
-    ``limits`` (low, high); every cell annotated with its mean and 95% interval."""
+    ``limits`` (low, high) labelled ``bar_label``; every cell annotated with its
+    mean and 95% interval."""
     from matplotlib.figure import Figure
 
     xs = _sorted_values(rows["case." + x_key])
@@ -194,7 +211,7 @@ def heatmap_figure(rows: "pd.DataFrame", outcome: str, kind: str, x_key: str, y_
     ax = fig.add_subplot()
     image = ax.imshow(np.ma.masked_invalid(grid[:, :, 0]), origin="lower", aspect="auto",
                       cmap=COLORMAP, vmin=limits[0], vmax=limits[1])
-    fig.colorbar(image, ax=ax, label=_outcome_label(outcome, kind))
+    fig.colorbar(image, ax=ax, label=bar_label)
     ax.set_xticks(range(len(xs)), [fmt(v) for v in xs])
     ax.set_yticks(range(len(ys)), [fmt(v) for v in ys])
     ax.set_xlabel(label(x_key))
@@ -256,16 +273,18 @@ def curves_figure(table: SummaryTable, outcome: str, param: str) -> "Figure":
     if not numeric:
         axes[-1, 0].set_xticks(range(len(xs)), [fmt(v) for v in xs])
     fig.supxlabel(label(param))
-    fig.supylabel(_outcome_label(outcome, kind) + ", 95% interval")
+    fig.supylabel(table.outcome_label(outcome) + ", 95% interval")
     fig.suptitle(table.title, fontsize="medium")
     return fig
 
 
-def fit_figure(report: dict[str, Any], curve: Callable[[np.ndarray], np.ndarray]) -> "Figure":
+def fit_figure(report: dict[str, Any],
+               curve: Callable[[np.ndarray], np.ndarray] | None) -> "Figure":
     """A fit (the report :func:`balance3d.tune.fit.fit_sweep` returns) drawn: the
     outcome observed at each value run with its 95% interval, the fitted ``curve``
-    (parameter values -> outcome), the target, the value found with its interval,
-    and the check's observation at the value found."""
+    (parameter values -> outcome; None when the outcomes separated and the answer is
+    a bracket), the target, the value found with its interval, and the check's
+    observation at the value found."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=HEATMAP_SIZE, dpi=PLOT_DPI, layout="constrained")
@@ -276,8 +295,9 @@ def fit_figure(report: dict[str, Any], curve: Callable[[np.ndarray], np.ndarray]
     mean = np.array([r["mean"] for r in runs])
     yerr = [mean - [r["low"] for r in runs], [r["high"] for r in runs] - mean]
     ax.errorbar(x, mean, yerr=yerr, fmt="o", capsize=3, label="runs (95% interval)")
-    grid = np.linspace(low, high, 200)
-    ax.plot(grid, curve(grid), label=f"{report['fit']['model']} fit")
+    if curve is not None:
+        grid = np.linspace(low, high, 200)
+        ax.plot(grid, curve(grid), label=f"{report['fit']['model']} fit")
     ax.axhline(report["target"], color="grey", linestyle="--", linewidth=1, label="target")
     fit = report["fit"]
     ax.axvspan(fit["low"], fit["high"], color="C2", alpha=0.2,
@@ -289,7 +309,7 @@ def fit_figure(report: dict[str, Any], curve: Callable[[np.ndarray], np.ndarray]
     if report["kind"] == "probability":
         ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel(label(report["param"]))
-    ax.set_ylabel(_outcome_label(report["outcome"], report["kind"]))
+    ax.set_ylabel(outcome_label(report["outcome"], report["kind"], report.get("unit")))
     case = ", ".join(f"{k}={fmt(v)}" for k, v in report["case"].items())
     ax.set_title(f"{report['sweep']} ({report['experiment']})" + (f"\n{case}" if case else ""),
                  fontsize="medium")
@@ -314,6 +334,26 @@ def _groups(frame: "pd.DataFrame", columns: list[str]) -> list[tuple[str, "pd.Da
         name = ", ".join(f"{c.split('.', 1)[1]}={fmt(v)}" for c, v in zip(columns, key))
         groups.append((name, frame[mask]))
     return groups
+
+
+def _determines(table: SummaryTable, key: str, other: str) -> bool:
+    """Whether case key ``key`` (with the swept parameters) fixes ``other``'s value:
+    then ``other`` only renames ``key``'s values (a field's index beside its
+    number) and the two make no heat map."""
+    cell = ["param." + p for p in table.params] + ["case." + key]
+    return bool(table.frame.groupby(cell, dropna=False)["case." + other]
+                .nunique(dropna=False).max() <= 1)
+
+
+def heatmap_axes(table: SummaryTable, cases: list[str]) -> tuple[str, str] | None:
+    """The first pair of the varying case keys ``cases`` (columns, rows) in which
+    neither key fixes the other (:func:`_determines`), or None: a heat map never
+    puts one key against a renaming of itself."""
+    for i, x_key in enumerate(cases):
+        for y_key in cases[i + 1:]:
+            if not _determines(table, x_key, y_key) and not _determines(table, y_key, x_key):
+                return x_key, y_key
+    return None
 
 
 def _splitting(table: SummaryTable, axes: list[str], others: list[str]) -> list[str]:
@@ -354,23 +394,25 @@ def plot_summary(table: SummaryTable, out: str | Path) -> list[Path]:
     ``curve_<outcome>_<parameter path>.png`` per swept parameter that varies."""
     cases = table.varying("case.", table.cases)
     params = table.varying("param.", table.params)
-    if len(cases) < 2 and not params:
-        raise PlotError("nothing to plot: no swept parameter takes two values and fewer "
-                        "than two case keys vary")
+    axes = heatmap_axes(table, cases)
+    if axes is None and not params:
+        raise PlotError("nothing to plot: no swept parameter takes two values and no two "
+                        "case keys vary apart from each other")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for outcome, kind in table.outcomes.items():
-        if len(cases) >= 2:
-            x_key, y_key, *rest = cases
-            rest = _splitting(table, [x_key, y_key], rest)
+        if axes is not None:
+            x_key, y_key = axes
+            rest = _splitting(table, [x_key, y_key], [c for c in cases if c not in axes])
             limits = _limits(table, outcome)
             for number, values, rows in _combinations(table):
                 extra = _groups(rows, ["case." + k for k in rest])
                 for i, (extra_name, part) in enumerate(extra):
                     suffix = f"_{i}" if rest else ""
                     title = "\n".join(t for t in (table.title, values, extra_name) if t)
-                    fig = heatmap_figure(part, outcome, kind, x_key, y_key, title, limits)
+                    fig = heatmap_figure(part, outcome, table.outcome_label(outcome),
+                                         x_key, y_key, title, limits)
                     path = out / file_part(f"heatmap_{outcome}_combination{number}{suffix}.png")
                     written.append(save(fig, path))
         for param in params:

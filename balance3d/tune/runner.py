@@ -63,7 +63,7 @@ def table(rows: list[dict[str, Any]], sweep: Sweep):
 
 def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None = None,
               engine: str = "local", address: str | None = None, progress: bool = True,
-              csv: bool = False):
+              csv: bool = False, pool: engines.LocalPool | None = None):
     """Run ``sweep`` and return its run table (pandas DataFrame, see :func:`table`).
 
     out : folder for the outputs (None: nothing written, nothing resumed).
@@ -73,6 +73,7 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None =
         local Ray instance).
     progress : show a progress bar with the time left on stderr.
     csv : also write ``runs.csv``.
+    pool : a local pool started beforehand (None: one started for the runs).
     """
     _check_engine(engine, workers)
     tasks = plan(sweep)
@@ -85,7 +86,8 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None =
     todo = [t for t in tasks if (t["combination"], t["case"], t["repetition"]) not in done]
     started = time.perf_counter()
     if todo:
-        rows += execute(todo, folder, workers, engine, address, progress, len(tasks))
+        rows += execute(todo, folder, workers, engine, address, progress, len(tasks),
+                        pool=pool)
     wall = time.perf_counter() - started
     frame = table(rows, sweep)
     if folder is not None:
@@ -111,22 +113,25 @@ def _check_engine(engine: str, workers: int | None) -> None:
 
 def execute(todo: list[dict[str, Any]], folder: Path | None = None, workers: int | None = None,
             engine: str = "local", address: str | None = None, progress: bool = True,
-            total: int | None = None) -> list[dict[str, Any]]:
+            total: int | None = None, runs_file: str = outputs.RUNS,
+            pool: engines.LocalPool | None = None) -> list[dict[str, Any]]:
     """Run the given tasks (some of :func:`plan`'s, e.g. one case's) and return their
     rows in the order they finished (:func:`table` sorts them).
 
     folder : an output folder prepared by :func:`run_sweep` whose ``runs.jsonl``
-        gets each row as it comes (None: nothing written).
+        (or ``runs_file``) gets each row as it comes (None: nothing written).
     workers, engine, address, progress : as for :func:`run_sweep`.
     total : runs the progress bar counts, the ones done before included (None: the
         tasks given).
+    pool : a local pool kept across calls (:func:`~balance3d.tune.engines.session`;
+        None: one started for these tasks).
     """
     from tqdm import tqdm
 
     _check_engine(engine, workers)
     total = len(todo) if total is None else total
-    stream = outputs.appender(folder) if folder is not None else None
-    source = engines.run_local(todo, workers) if engine == "local" else \
+    stream = outputs.appender(folder, runs_file) if folder is not None else None
+    source = engines.run_local(todo, workers, pool) if engine == "local" else \
         engines.run_ray(todo, workers, address)
     rows = []
     bar = tqdm(total=total, initial=total - len(todo), unit="run", file=sys.stderr,

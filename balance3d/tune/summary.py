@@ -2,7 +2,7 @@
 confidence interval.
 
 A ``"probability"`` outcome (booleans) gives the rate ``<name>.mean`` with the Wilson
-score interval ``<name>.low`` .. ``<name>.high``; a ``"mean"`` outcome gives the
+score interval (statsmodels) ``<name>.low`` .. ``<name>.high``; a ``"mean"`` outcome gives the
 sample mean, its standard deviation ``<name>.sd`` and Student's t interval of the mean
 (NaN bounds and sd for a single run).
 """
@@ -18,13 +18,13 @@ CONFIDENCE = 0.95
 
 
 def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval of a rate ``successes / n``."""
-    z = stats.norm.ppf(0.5 + confidence / 2)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends: rounding
-    high = 1.0 if successes == n else min(1.0, centre + half)  # must not exclude p
+    """Wilson score interval of a rate ``successes / n`` (statsmodels'
+    ``proportion_confint``), with its ends exactly 0 and 1 when the rate is."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
+    low = 0.0 if successes == 0 else max(0.0, float(low))  # exact ends: rounding
+    high = 1.0 if successes == n else min(1.0, float(high))  # must not exclude p
     return low, high
 
 

@@ -12,11 +12,14 @@ Layout::
                    {start, stop, num} (num evenly spaced, both ends included) or
                    draws {distribution, ..., samples} made once from the seed:
                    uniform (low, high), normal (mean, sd), lognormal (mean, sigma of
-                   the log), integers (low, high, both included; distinct values)
+                   the log), integers (low, high, both included; distinct values),
+                   or space-filling: sobol, latin_hypercube (low, high; see
+                   balance3d.tune.designs)
     [experiment]   the experiment's own options (it checks them)
     [jitter]       position (m), yaw (rad), height (m): the hand's miss (see Jitter)
 
-:func:`load_sweep` checks everything before any run: every value of every parameter
+:func:`load_sweep` checks everything before any run: the file's tables against the
+schema of :mod:`balance3d.tune.sweep_schema` (pydantic), then every value of every parameter
 is loaded into the scene (the other parameters at their first value) and its rules
 read, so a bad path or value fails at once.  Every error is one line naming the
 file and the key (:class:`SweepError`).
@@ -27,7 +30,6 @@ import dataclasses
 import hashlib
 import itertools
 import json
-import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,16 +42,17 @@ from balance3d.games.base import GameError
 from balance3d.resources import scenes_dir
 from balance3d.scene import OverrideError, SceneError, load_scene
 from balance3d.scene_files import TomlLimitError, load_toml
+from balance3d.tune.designs import SPACE_FILLING, DesignError, space_filling
 from balance3d.tune.experiment import Experiment, ExperimentError, Jitter, make_experiment
 
-_SWEEP_KEYS = ("name", "description", "scene", "experiment", "repetitions", "seed")
-_SECTIONS = ("sweep", "parameters", "experiment", "jitter")
 #: Distribution -> its parameters, in the order numpy's Generator method takes them.
 DISTRIBUTIONS = {
     "uniform": ("low", "high"),
     "normal": ("mean", "sd"),
     "lognormal": ("mean", "sigma"),
     "integers": ("low", "high"),
+    "sobol": ("low", "high"),
+    "latin_hypercube": ("low", "high"),
 }
 
 
@@ -151,29 +154,6 @@ def _fail(path: Path, key: str, reason: str) -> SweepError:
     return SweepError(f"{path}: {key}: {reason}")
 
 
-def _table(path: Path, data: dict, name: str, required: bool = False) -> dict:
-    if name not in data:
-        if required:
-            raise _fail(path, name, "missing (the [sweep] table names the scene and "
-                                    "experiment)")
-        return {}
-    if not isinstance(data[name], dict):
-        raise _fail(path, name, f"must be a table, got {data[name]!r}")
-    return data[name]
-
-
-def _whole(path: Path, key: str, value: Any, least: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise _fail(path, key, f"must be a whole number >= {least}, got {value!r}")
-    return value
-
-
-def _text(path: Path, key: str, value: Any) -> str:
-    if not isinstance(value, str) or not value or "\n" in value:
-        raise _fail(path, key, f"must be a non-empty line of text, got {value!r}")
-    return value
-
-
 def _scene_ref(path: Path, text: str) -> str:
     """A bundled scene's name as is; a path (ending in .toml or holding a folder
     separator) made absolute from the sweep file's folder."""
@@ -186,43 +166,31 @@ def _scene_ref(path: Path, text: str) -> str:
 
 
 def _parse(path: Path, data: dict) -> Sweep:
-    unknown = sorted(set(data) - set(_SECTIONS))
-    if unknown:
-        raise _fail(path, unknown[0], f"unknown section (expected: {', '.join(_SECTIONS)})")
-    head = _table(path, data, "sweep", required=True)
-    extra = sorted(set(head) - set(_SWEEP_KEYS))
-    if extra:
-        raise _fail(path, f"sweep.{extra[0]}",
-                    f"unknown key (expected one of: {', '.join(_SWEEP_KEYS)})")
-    for key in ("scene", "experiment"):
-        if key not in head:
-            raise _fail(path, f"sweep.{key}", "missing")
-    scene = _scene_ref(path, _text(path, "sweep.scene", head["scene"]))
+    from balance3d.tune import sweep_schema
+
+    try:
+        checked = sweep_schema.validate(data)
+    except ValueError as exc:
+        raise _fail(path, *exc.args) from None
+    head = checked.sweep
+    scene = _scene_ref(path, head.scene)
     try:
         base = load_scene(scene)
     except SceneError as exc:
         raise _fail(path, "sweep.scene", str(exc)) from None
-    jitter_table = _table(path, data, "jitter")
-    extra = sorted(set(jitter_table) - {f.name for f in dataclasses.fields(Jitter)})
-    if extra:
-        raise _fail(path, f"jitter.{extra[0]}", "unknown key (expected one of: position, "
-                                                "yaw, height)")
-    seed = _whole(path, "sweep.seed", head.get("seed", 0), 0)
     try:
-        jitter = Jitter(**jitter_table)
+        jitter = Jitter(**{k: v for k, v in checked.jitter.model_dump().items()
+                           if v is not None})
     except ExperimentError as exc:
         raise SweepError(f"{path}: {exc}") from None
     sweep = Sweep(
-        name=_text(path, "sweep.name", head.get("name", path.stem)),
-        description=_text(path, "sweep.description", head["description"])
-        if "description" in head else "",
-        scene=scene, game=base.game,
-        experiment=_text(path, "sweep.experiment", head["experiment"]),
-        options=_table(path, data, "experiment"), jitter=jitter,
-        repetitions=_whole(path, "sweep.repetitions", head.get("repetitions", 1), 1),
-        seed=seed,
-        parameters={key: _values(path, key, spec, seed)
-                    for key, spec in _table(path, data, "parameters").items()},
+        name=head.name if head.name is not None else path.stem,
+        description=head.description or "",
+        scene=scene, game=base.game, experiment=head.experiment,
+        options=checked.experiment, jitter=jitter, repetitions=head.repetitions,
+        seed=head.seed,
+        parameters={key: _values(path, key, spec, head.seed)
+                    for key, spec in checked.parameters.items()},
         source=path.resolve())
     try:
         experiment = sweep.make_experiment()
@@ -232,31 +200,25 @@ def _parse(path: Path, data: dict) -> Sweep:
     return sweep
 
 
-def _number(path: Path, key: str, value: Any) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) \
-            or not math.isfinite(value):
-        raise _fail(path, key, f"must be a finite number, got {value!r}")
-    return value
-
-
 def _values(path: Path, key: str, spec: Any, seed: int) -> tuple[Any, ...]:
     """A parameter's values from a list, a range or a distribution."""
+    from balance3d.tune import sweep_schema
+
     where = f'parameters."{key}"'
     if isinstance(spec, list):
         values = list(spec)
-    elif isinstance(spec, dict) and "distribution" in spec:
-        values = _draw(path, where, spec, seed, key)
     elif isinstance(spec, dict):
-        extra = sorted(set(spec) - {"start", "stop", "num"})
-        if extra or len(spec) != 3:
-            raise _fail(path, where, "a range is {start, stop, num}, a distribution "
-                                     "{distribution, ..., samples}")
-        start = _number(path, f"{where}.start", spec["start"])
-        stop = _number(path, f"{where}.stop", spec["stop"])
-        num = _whole(path, f"{where}.num", spec["num"], 1)
-        if num > 1 and start == stop:
-            raise _fail(path, where, f"empty range: start and stop are both {start}")
-        values = [float(v) for v in np.linspace(start, stop, num)]
+        try:
+            checked = sweep_schema.validate_spec(key, spec)
+        except ValueError as exc:
+            raise _fail(path, *exc.args) from None
+        if "distribution" in spec:
+            values = _draw(path, where, checked, seed, key)
+        else:
+            if checked.num > 1 and checked.start == checked.stop:
+                raise _fail(path, where, f"empty range: start and stop are both "
+                                         f"{checked.start}")
+            values = [float(v) for v in np.linspace(checked.start, checked.stop, checked.num)]
     else:
         raise _fail(path, where, f"must be a list, a range {{start, stop, num}} or a "
                                  f"distribution, got {spec!r}")
@@ -269,23 +231,14 @@ def _values(path: Path, key: str, spec: Any, seed: int) -> tuple[Any, ...]:
     return tuple(values)
 
 
-def _draw(path: Path, where: str, spec: dict, seed: int, key: str) -> list[Any]:
-    """``samples`` draws from the named distribution, from a generator seeded by the
+def _draw(path: Path, where: str, spec: Any, seed: int, key: str) -> list[Any]:
+    """``spec.samples`` draws from the distribution of ``spec`` (a checked
+    :data:`~balance3d.tune.sweep_schema.DRAWS` model), from a generator seeded by the
     sweep's seed and the parameter's path (so adding a parameter changes no other)."""
-    name = spec["distribution"]
-    if name not in DISTRIBUTIONS:
-        raise _fail(path, f"{where}.distribution", f"unknown distribution {name!r} "
-                                                   f"(known: {', '.join(DISTRIBUTIONS)})")
+    name = spec.distribution
     names = DISTRIBUTIONS[name]
-    extra = sorted(set(spec) - {"distribution", "samples", *names})
-    if extra:
-        raise _fail(path, f"{where}.{extra[0]}", f"unknown key (a {name} distribution "
-                                                 f"takes {', '.join(names)}, samples)")
-    for arg in (*names, "samples"):
-        if arg not in spec:
-            raise _fail(path, f"{where}.{arg}", "missing")
-    samples = _whole(path, f"{where}.samples", spec["samples"], 1)
-    a, b = (_number(path, f"{where}.{arg}", spec[arg]) for arg in names)
+    samples = spec.samples
+    a, b = (getattr(spec, arg) for arg in names)
     words = np.frombuffer(hashlib.sha256(key.encode()).digest(), dtype=np.uint32)
     rng = np.random.default_rng(np.random.SeedSequence([seed, *map(int, words)]))
     if name == "integers":
@@ -295,6 +248,11 @@ def _draw(path: Path, where: str, spec: dict, seed: int, key: str) -> list[Any]:
             raise _fail(path, where, f"{samples} distinct whole numbers do not fit in "
                                      f"{a}..{b}")
         return [int(v) + a for v in rng.choice(b - a + 1, size=samples, replace=False)]
+    if name in SPACE_FILLING:
+        try:
+            return space_filling(name, a, b, samples, rng)
+        except DesignError as exc:
+            raise _fail(path, where, str(exc)) from None
     if name == "uniform" and not a < b:
         raise _fail(path, where, f"empty range: low {a} must be below high {b}")
     if name != "uniform" and b <= 0:

@@ -22,6 +22,7 @@ class BoxDrop(Experiment):
     game = "tilted"
     description = "drop one box onto the bare table and let it settle"
     outcomes = {"rest_height": "mean", "right_of_aim": "probability"}
+    units = {"rest_height": "m"}
     option_docs = {"parts": "the box parts dropped, one case each (default [\"block_1\"])"}
 
     def __init__(self, options, jitter) -> None:

@@ -12,3 +12,10 @@ def box_drop(monkeypatch):
     monkeypatch.setitem(get_game("tilted").experiments, "box_drop",
                         "box_drop_experiment:BoxDrop")
     return "box_drop"
+
+
+@pytest.fixture
+def coin(monkeypatch):
+    """Register ``coin`` (tests/tune/coin_experiment.py) as a Tilted experiment."""
+    monkeypatch.setitem(get_game("tilted").experiments, "coin", "coin_experiment:Coin")
+    return "coin"

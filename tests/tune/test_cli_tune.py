@@ -96,7 +96,8 @@ def test_list_names_each_experiment_with_outcomes_and_options(capsys, box_drop):
     assert main(["tune", "list", "tilted"]) == 0
     out = capsys.readouterr().out
     assert "tilted box_drop: drop one box onto the bare table" in out
-    assert "outcomes: rest_height (mean), right_of_aim (probability)" in out
+    assert "outcomes: rest_height (mean, m), right_of_aim (probability, share of runs)" \
+        in " ".join(out.split())
     assert "parts: the box parts dropped" in out
 
 

@@ -33,7 +33,8 @@ load = [{block = 2, x = -0.13}]
 """
 DENSITY = "materials.block_wood.density"
 FIT = ["--param", DENSITY, "--within", "200", "650", "--outcome", "tipped",
-       "--target", "0.5", "--points", "4", "--repetitions", "8", "--check", "8"]
+       "--target", "0.5", "--points", "4", "--repetitions", "8", "--check", "8",
+       "--max-runs", "32"]
 
 
 @pytest.fixture
@@ -70,7 +71,7 @@ def test_a_real_fit_finds_checks_and_writes_its_answer(sweep_file, tmp_path, cap
     # the same fit with one worker: the same runs, so the same answer
     again = fit_sweep(load_sweep(sweep_file),
                       FitRequest(DENSITY, 200.0, 650.0, "tipped", 0.5, {"block": 2},
-                                 points=4, repetitions=8, check=8),
+                                 points=4, repetitions=8, check=8, max_runs=32),
                       workers=1, progress=False)
     assert again["fit"]["value"] == fit["value"] and again["check"] == check
 

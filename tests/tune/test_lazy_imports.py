@@ -1,5 +1,5 @@
 """balance3d, its command line and the tune modules import without tune's libraries
-(pandas, pyarrow, tqdm, matplotlib, ray): those are optional extras."""
+(pandas, pyarrow, tqdm, matplotlib, statsmodels, pydantic, ray): those are optional extras."""
 from __future__ import annotations
 
 import subprocess
@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROGRAM = """
 import sys
-BLOCKED = {"pandas", "pyarrow", "tqdm", "matplotlib", "ray"}
+BLOCKED = {"pandas", "pyarrow", "tqdm", "matplotlib", "statsmodels", "pydantic", "ray"}
 
 class Block:
     def find_spec(self, name, path=None, target=None):

@@ -106,7 +106,7 @@ def test_a_case_key_that_renames_an_axis_splits_no_heat_map(sweep_dir):
 def test_heat_map_colours_follow_the_values_at_the_labelled_cells(tmp_path):
     table = summary_table(synthetic_summary())
     rows = table.frame[table.frame["combination"] == 2]
-    fig = heatmap_figure(rows, "tipped", "probability", "block", "section", "t", (0.0, 1.0))
+    fig = heatmap_figure(rows, "tipped", "tipped (rate)", "block", "section", "t", (0.0, 1.0))
     path = tmp_path / "heat.png"
     fig.savefig(path, dpi=plot.PLOT_DPI)
     image = imread(path)[:, :, :3]
@@ -212,3 +212,33 @@ def test_the_plot_command_lists_the_files_it_wrote(tmp_path, capsys):
     assert main(["tune", "plot", str(tmp_path / "nothing")]) == 2
     err = capsys.readouterr().err
     assert "summary.parquet: no summary here" in err and err.count("\n") == 1
+
+
+def test_a_key_and_its_renaming_make_no_heat_map(sweep_dir):
+    # one weight on five fields, each field number standing for one field index:
+    # field x field_id would be a diagonal, the same key twice
+    rows = []
+    for combination, density in enumerate(DENSITIES):
+        for field in range(1, 6):
+            rows.append({"combination": combination, "param.materials.plate_wood.density": density,
+                         "case.weight": 3, "case.field": field, "case.field_id": 5 - field,
+                         "n": 20, "valid.mean": 0.5, "valid.low": 0.3, "valid.high": 0.7})
+    pd.DataFrame(rows).to_parquet(sweep_dir / "summary.parquet")
+    names = [p.name for p in plot_directory(sweep_dir)]
+    assert names == ["curve_valid_materials.plate_wood.density.png"]
+    # without the swept parameter nothing is left to plot
+    pd.DataFrame(rows).query("combination == 0").to_parquet(sweep_dir / "summary.parquet")
+    with pytest.raises(PlotError, match="nothing to plot"):
+        plot_directory(sweep_dir)
+
+
+def test_outcome_axes_carry_the_units_of_the_sweep(sweep_dir):
+    (sweep_dir / "sweep.json").write_text('{"units": {"tipped": "share of runs", '
+                                          '"height": "m"}}')
+    table = plot.read_summary(sweep_dir)
+    fig = plot.curves_figure(table, "height", "materials.block_wood.density")
+    assert "height (mean, m), 95% interval" in [t.get_text() for t in fig.texts]
+    rows = table.frame[table.frame["combination"] == 0]
+    heat = heatmap_figure(rows, "height", table.outcome_label("height"), "block", "section",
+                          "t", (0.0, 10.0))
+    assert heat.axes[1].get_ylabel() == "height (mean, m)"

@@ -166,3 +166,23 @@ def test_a_bundled_sweep_is_found_by_its_name():
 def test_an_unknown_sweep_name_lists_the_bundled_ones():
     with pytest.raises(SweepError, match="bundled sweeps: .*tower-friction"):
         load_sweep("no-such-sweep")
+
+
+@pytest.mark.parametrize("text, line", [
+    ('sweep = 3\n', "sweep: must be a table, got 3"),
+    ('[sweep]\nscene = "tilted"\nexperiment = "box_drop"\nname = 3\n',
+     "sweep.name: must be a non-empty line of text, got 3"),
+    ('[sweep]\nscene = "tilted"\nexperiment = "box_drop"\nrepetitions = true\n',
+     "sweep.repetitions: must be a whole number >= 1, got True"),
+    (HEAD + '[parameters]\n"materials.wood.friction" = '
+            '{distribution = "normal", mean = 0.5, sd = 0.1, samples = 2, skew = 1}\n',
+     'parameters."materials.wood.friction".skew: unknown key (a normal distribution takes '
+     'mean, sd, samples)'),
+    (HEAD + '[parameters]\n"materials.wood.density" = {start = 1.0, stop = "2", num = 2}\n',
+     'parameters."materials.wood.density".stop: must be a finite number, got \'2\''),
+])
+def test_the_schema_names_the_key_and_what_it_expects(tmp_path, box_drop, text, line):
+    path = write(tmp_path, text)
+    with pytest.raises(SweepError) as err:
+        load_sweep(path)
+    assert str(err.value) == f"{path}: {line}"

@@ -65,6 +65,7 @@ class Drops(Experiment):
     description = "one judged drop of each block on each section of an empty or loaded beam"
     outcomes = {"tipped": "probability", "stays": "probability", "coins": "mean",
                 "rest_x": "mean"}
+    units = {"coins": "coins", "rest_x": "m"}
     option_docs = {
         "blocks": "block lengths in u, 1..6 (default all six)",
         "sections": "section values dropped on (default every non-zero one)",
@@ -170,6 +171,9 @@ class TiltedGames(BotGames):
 
     game = "tilted"
     game_outcomes = {"tilt_rate": "mean", "returned_rate": "mean", "coins_per_drop": "mean"}
+    game_units = {"tilt_rate": "per drop", "returned_rate": "per drop",
+                  "coins_per_drop": "coins per drop"}
+    score_unit = "coins"
 
     def scores_now(self, state: State) -> tuple[float, ...]:
         """Coins per seat."""

@@ -65,6 +65,7 @@ class Towers(Experiment):
     description = "one tower built by drops until it has n pieces or a piece falls"
     outcomes = {"stood": "probability", "height": "mean", "peak_height": "mean",
                 "pieces_before_fall": "mean"}
+    units = {"height": "m", "peak_height": "m", "pieces_before_fall": "pieces"}
     option_docs = {
         "pieces": "tower size n, or a list of sizes (default 24)",
         "kinds": "piece parts dropped, cycled (default the letters, then the logo)",
@@ -151,6 +152,8 @@ class TowerGames(BotGames):
 
     game = "tower"
     game_outcomes = {"fall_rate": "mean", "knock_rate": "mean", "tallest": "mean"}
+    game_units = {"fall_rate": "per drop", "knock_rate": "per drop", "tallest": "m"}
+    score_unit = "m"
 
     def scores_now(self, state: State) -> tuple[float, ...]:
         """Tower heights per seat, m."""

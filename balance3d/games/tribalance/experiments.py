@@ -56,6 +56,7 @@ class Fields(Experiment):
     game = "tribalance"
     description = "one piece placed on each field of an empty or loaded plate"
     outcomes = {"valid": "probability", "tilt_deg": "mean", "slid_off": "probability"}
+    units = {"tilt_deg": "deg"}
     option_docs = {
         "weights": "piece weights 1..5 (default all five)",
         "fields": "field numbers, each its first free field (default every number)",
@@ -155,6 +156,9 @@ class TribalanceGames(BotGames):
     game = "tribalance"
     game_outcomes = {"invalid_rate": "mean", "slid_off_rate": "mean", "passes": "mean",
                      "placed_share": "mean", "all_placed": "probability"}
+    game_units = {"invalid_rate": "per placement", "slid_off_rate": "per placement",
+                  "passes": "passes", "placed_share": "of the pieces"}
+    score_unit = "points"
 
     def scores_now(self, state: State) -> tuple[float, ...]:
         """Points per seat, as the end would count them now."""

@@ -1,0 +1,82 @@
+"""The README's ``tune fit`` question over ten seeds: how many runs the sequential
+design spends, how wide its answer is, and how often the check holds the target.
+
+The question: at which block density does a 2u drop on section 2 of a beam loaded on
+its low side (``scenes/sweeps/tilted-light-blocks.toml``) tip it in half of the
+drops, searched in [100, 700] kg/m^3.  Each seed is the sweep's seed; every fit asks
+for a half-width of at most :data:`PRECISION` (an interval at most 82 kg/m^3 wide)
+within :data:`MAX_RUNS` runs from an opening of :data:`POINTS` values x
+:data:`REPETITIONS` runs (batches of :data:`REPETITIONS` after it), and checks its
+answer with :data:`CHECK` runs.
+
+    python benchmarks/fit_seeds.py [--workers N] [--keep DIR]
+
+``--keep DIR`` keeps each fit's folder (``DIR/seed-<k>``), so a stopped run resumes.
+Prints one line per seed, then the median runs, the widest interval and the checks
+that hold the target; writes them to ``benchmarks/results/fit_seeds.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from pathlib import Path
+
+from balance3d.tune.fit import FitRequest, fit_sweep
+from balance3d.tune.sweep import load_sweep
+
+#: The sweep and the request (the README's fit).
+SWEEP = Path(__file__).resolve().parents[1] / "scenes" / "sweeps" / "tilted-light-blocks.toml"
+PARAM, LOW, HIGH, OUTCOME, TARGET = "materials.block_wood.density", 100.0, 700.0, "tipped", 0.5
+#: kg/m^3, the half-width asked for: an interval at most 82 kg/m^3 wide.
+PRECISION = 41.0
+#: the most runs of one fit (the check's excluded), and the check's runs.
+MAX_RUNS, CHECK = 100, 40
+#: the opening's values and the runs per value and per batch: a small opening, since
+#: every batch after it goes where the answer is.
+POINTS, REPETITIONS = 3, 3
+#: the seeds.
+SEEDS = range(1, 11)
+RESULTS = Path(__file__).resolve().parent / "results" / "fit_seeds.json"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--keep", type=Path, default=None)
+    args = parser.parse_args()
+    base = load_sweep(SWEEP)
+    request = FitRequest(PARAM, LOW, HIGH, OUTCOME, TARGET, points=POINTS,
+                         repetitions=REPETITIONS, precision=PRECISION, max_runs=MAX_RUNS,
+                         check=CHECK)
+    rows = []
+    for seed in SEEDS:
+        out = args.keep / f"seed-{seed}" if args.keep else None
+        report = fit_sweep(base.replace(seed=seed), request, out=out, workers=args.workers,
+                           progress=False)
+        fit, check = report["fit"], report["check"]
+        row = {"seed": seed, "runs": report["design"]["runs"], "value": fit["value"],
+               "low": fit["low"], "high": fit["high"], "width": fit["high"] - fit["low"],
+               "method": fit["method"], "stopped": report["design"]["stopped"],
+               "check_value": check["value"], "check_rate": check["mean"],
+               "check_low": check["low"], "check_high": check["high"],
+               "inside": check["target_inside"]}
+        rows.append(row)
+        print(f"seed {seed:2d}: {row['runs']:3d} runs, {fit['value']:.1f} kg/m^3 "
+              f"[{fit['low']:.1f}, {fit['high']:.1f}] ({row['width']:.1f} wide, "
+              f"{fit['method']}, {row['stopped']}); check at {check['value']:g}: "
+              f"{check['mean']:.3f} [{check['low']:.3f}, {check['high']:.3f}] "
+              f"{'inside' if row['inside'] else 'OUTSIDE'}", flush=True)
+    summary = {"median_runs": statistics.median(r["runs"] for r in rows),
+               "widest_interval": max(r["width"] for r in rows),
+               "checks_inside": sum(r["inside"] for r in rows), "seeds": len(rows),
+               "precision": PRECISION, "max_runs": MAX_RUNS, "check": CHECK,
+               "points": POINTS, "repetitions": REPETITIONS, "fits": rows}
+    print(f"median runs {summary['median_runs']:g}, widest interval "
+          f"{summary['widest_interval']:.1f} kg/m^3, target inside the check's interval "
+          f"in {summary['checks_inside']} of {len(rows)}")
+    RESULTS.write_text(json.dumps(summary, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
