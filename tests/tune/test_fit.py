@@ -68,11 +68,12 @@ def test_a_real_fit_finds_checks_and_writes_its_answer(sweep_file, tmp_path, cap
     assert f"found: {DENSITY} (kg/m^3) = " in printed
     assert ("inside" if check["target_inside"] else "OUTSIDE") in printed
     assert (out / "fit.png").read_bytes()[:4] == b"\x89PNG"
-    # the same fit with one worker: the same runs, so the same answer
-    again = fit_sweep(load_sweep(sweep_file),
-                      FitRequest(DENSITY, 200.0, 650.0, "tipped", 0.5, {"block": 2},
-                                 points=4, repetitions=8, check=8, max_runs=32),
-                      workers=1, progress=False)
+    # the same fit with one worker, asked through the notebook API: the same runs,
+    # so the same answer
+    from balance3d.tune import fit_target
+
+    again = fit_target(sweep_file, DENSITY, 200.0, 650.0, "tipped", 0.5, case={"block": 2},
+                       points=4, repetitions=8, check=8, max_runs=32, workers=1)
     assert again["fit"]["value"] == fit["value"] and again["check"] == check
 
 
