@@ -38,35 +38,52 @@ class RigidBody:
     inertia: np.ndarray
 
 
+def support_edges(supports: np.ndarray, normal: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The edges of the support ``supports`` ((k, 3) m contact points, pushed along
+    unit ``normal`` (3,)) that a rigid set could turn about: for each edge of their
+    convex hull (E edges), a point on it (a (E, 3) m) and its unit direction (u
+    (E, 3)), oriented so that turning by +u about it lifts the support's inside;
+    None when the points do not span an area.  It depends on the support alone, so
+    a caller may keep it while the support stays (:func:`overturned`)."""
+    frame = np.stack(tangents(normal))
+    flat = numerics.matmul(supports - supports[0], frame.T)
+    hull = planar.convex_hull(flat)
+    if len(hull) < 3:
+        return None
+    inside = supports[0] + numerics.matmul(np.array(planar.centroid(hull)), frame)
+    a = numerics.matmul(hull, frame) + supports[0]
+    u = np.roll(a, -1, axis=0) - a
+    u /= numerics.norm(u)[:, None]
+    u *= np.where(numerics.dot(cross(u, inside - a), normal) < 0.0, -1.0, 1.0)[:, None]
+    return a, u
+
+
 def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray,
                friction: float, impulses: list[tuple[np.ndarray, np.ndarray]],
-               gravity: float) -> bool:
+               gravity: float, edges: tuple[np.ndarray, np.ndarray] | None = None) -> bool:
     """Whether ``impulses`` ((point (3,) m, impulse (3,) N s) pairs) overturn or
     shift the rigid set ``bodies`` (struck structure and landing bodies) standing on
     ``supports`` ((k, 3) m contact points, pushed along unit ``normal`` (3,), with
     Coulomb ``friction``), gravity ``gravity`` m/s^2 along -z (module docstring).
     A support of fewer than three points that do not span an area, or a centre of
-    mass already beyond the support, is overturned."""
+    mass already beyond the support, is overturned.  ``edges``: the support's
+    :func:`support_edges`, when the caller keeps them (None: computed here; a
+    support without edges is overturned whatever the impulses, so a caller that
+    knows it has none needs no call)."""
     total = sum((j for _, j in impulses), np.zeros(3))
     into = -numerics.dot3(total, normal)
     along = numerics.norm3(total + into * normal)
     if along > friction * max(into, 0.0):
         return True
-    frame = np.stack(tangents(normal))
-    flat = numerics.matmul(supports - supports[0], frame.T)
-    hull = planar.convex_hull(flat)
-    if len(hull) < 3:
-        return True
+    if edges is None:
+        edges = support_edges(supports, normal)
+        if edges is None:
+            return True
+    a, u = edges
     mass = sum(b.mass for b in bodies)
     com = sum(b.mass * b.com for b in bodies) / mass
-    inside = supports[0] + numerics.matmul(np.array(planar.centroid(hull)), frame)
     up = np.array([0.0, 0.0, 1.0])
-    # every edge of the support at once: from a, along unit u, which turning by +u
-    # about lifts the support's inside
-    a = numerics.matmul(hull, frame) + supports[0]
-    u = np.roll(a, -1, axis=0) - a
-    u /= numerics.norm(u)[:, None]
-    u *= np.where(numerics.dot(cross(u, inside - a), normal) < 0.0, -1.0, 1.0)[:, None]
 
     def across(v: np.ndarray) -> np.ndarray:
         """(E, 3): ``v`` ((E, 3) or (3,)) less its part along each edge."""
