@@ -1,12 +1,15 @@
 """The impact check before each step: bodies about to hit welded ones, and the welded
-part a landing would overturn or shift (:mod:`balance3d.physics.impacts`).
+part a landing would overturn, shift or rock (:mod:`balance3d.physics.impacts`).
 
 A dynamic body moving at ``wake_speed`` or more that will reach a welded body within
 :data:`REACH_STEPS` steps at its current speed hands it its momentum; the welded
 structure, rigid on its support, turns about an edge of that support only if it gains
-the energy to lift its centre of mass over the edge, and slides only if the impulse
-along its support beats friction.  The part found to go wakes before the step, so the
-impact itself is simulated with the woken bodies.
+the energy to lift its centre of mass over the edge, slides only if the impulse
+along its support beats friction, and rocks far enough to wake only if it would
+carry a centre of mass ``ROCK_TOLERANCE`` before falling back while other welded
+bodies rest on it (a lone body rocked comes back to where it was; what rests on a
+rocking one may slide).  The part found to
+go wakes before the step, so the impact itself is simulated with the woken bodies.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.physics.engine_contacts import ContactPoint, WeldEngine
-from balance3d.physics.impacts import RigidBody, overturned, support_edges
+from balance3d.physics.impacts import ROCK_TOLERANCE, RigidBody, impact, support_edges
 from balance3d.physics.patches import quat_matrix
 from balance3d.physics.statics import cross
 from balance3d.physics.weld_graph import WeldGraph
@@ -118,7 +121,7 @@ class ImpactCheck:
     def before_step(self, wake: Callable[[set[str]], set[str]]) -> None:
         """Find bodies about to hit welded ones (approaching at ``wake_speed`` or
         more, within reach) and ``wake`` the welded part that the impact would
-        overturn or shift (:meth:`_overturned`): the momentum the body brings,
+        overturn, shift or rock (:meth:`_overturned`): the momentum the body brings,
         taken up by the welded part turning about an edge of its support, against
         the lift of its centre of mass over that edge."""
         s = self.world.settings
@@ -216,8 +219,8 @@ class ImpactCheck:
     def _overturned(self, struck: set[str], impulses: list) -> set[str] | None:
         """The smallest welded set, grown downwards from the ``struck`` bodies, that
         the landings ``impulses`` ((mover, welded body, the mover's centre of mass
-        (3,) m, the momentum it hands over (3,) N s)) overturn or shift, the landing
-        bodies moving with it (:func:`balance3d.physics.impacts.overturned`), or
+        (3,) m, the momentum it hands over (3,) N s)) overturn, shift or rock, the
+        landing bodies moving with it (:func:`balance3d.physics.impacts.impact`), or
         None when none is.  The momentum acts through the mover's centre of mass:
         so its moment about any pivot is the mover's angular momentum about it (the
         spin of the mover itself is left out)."""
@@ -245,9 +248,11 @@ class ImpactCheck:
                     if name not in movers:
                         movers[name] = self._rigid(name)
                     bodies.append(movers[name])
-            if edges is None or overturned(bodies, points, normal, friction,
-                                           list(acting.values()), w.settings.gravity,
-                                           edges):
+            if edges is None:
+                return solve
+            tipped, rocked = impact(bodies, points, normal, friction, list(acting.values()),
+                                    w.settings.gravity, edges)
+            if tipped or (rocked >= ROCK_TOLERANCE and len(solve) > 1):
                 return solve
             below = below & graph.welded
             if not below:
