@@ -4,7 +4,7 @@ README's table.
 From the root of a checkout (the ``benchmarks`` folder is not part of the
 installed package)::
 
-    python -m benchmarks [--quick] [--only world|judge|games|welding|tune ...] [--no-readme]
+    python -m benchmarks [--quick] [--only world|judge|games|welding|scaling|tune ...] [--no-readme]
 
 Each section (:mod:`benchmarks.sections`) but ``tune`` runs pinned to one core, with
 the load average printed before and after it.  Writes ``benchmarks/results/summary.json`` and
@@ -67,6 +67,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="mid-game Tilted states of the welding section")
     parser.add_argument("--welding-repeats", type=_positive(int),
                         help="interleaved runs of each side per state in the welding section")
+    parser.add_argument("--scaling-repeats", type=_positive(int),
+                        help="cold judged runs per point of the scaling section")
     return parser.parse_args(argv)
 
 
@@ -80,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
                           ("tune_repetitions", args.tune_repetitions),
                           ("tune_pairs", args.tune_pairs),
                           ("welding_states", args.welding_states),
-                          ("welding_repeats", args.welding_repeats))
+                          ("welding_repeats", args.welding_repeats),
+                          ("scaling_repeats", args.scaling_repeats))
         if v is not None})
     chosen = [s for s in SECTIONS if args.only is None or s.name in args.only]
     summary_path = args.out / "summary.json"

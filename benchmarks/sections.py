@@ -16,6 +16,9 @@ for the summary table (measure, result, target, met) beside its figures:
 * ``welding``: the judged Tilted drop welded with cold caches over the same drop with
   welding off, interleaved in one process, on real mid-game states of seeded planner
   games: the median per-state ratio and its range (:mod:`benchmarks.bench_welding`).
+* ``scaling``: how the judged drop grows with the bodies on the table: Tilted with 0
+  to 25 blocks on the beam, Tower with 1 to 4 towers of 20 pieces, each with a
+  fitted slope (:mod:`benchmarks.scaling`).
 * ``tune``: runs per second of one fixed sweep of Tilted's drops with one worker and
   with every core, the parallel efficiency (one worker's wall time over twice two
   workers'), the local pool's start-up, and the same sweep on a local Ray instance
@@ -42,6 +45,7 @@ from benchmarks.bench_welding import measure_welding
 from benchmarks.bench_world import COLUMN_NAME, DRIFT_SECONDS, measure_scenes
 from benchmarks.play import against_random, play
 from benchmarks.results_io import spread
+from benchmarks.scaling import measure_scaling
 
 #: What a physical action type's move is called in the summary.
 MOVE_WORDS = {"drop": "drop", "place": "placement"}
@@ -58,6 +62,7 @@ class Budget:
     tune_pairs : times the tune sweep is run with 1 worker then with 2 (the median
     efficiency kept).  welding_states : mid-game Tilted states of the welding
     section.  welding_repeats : interleaved runs of each side per state (median).
+    scaling_repeats : cold judged runs per point of the scaling section (median).
     """
 
     repeats: int
@@ -69,14 +74,17 @@ class Budget:
     tune_pairs: int
     welding_states: int
     welding_repeats: int
+    scaling_repeats: int
 
 
 #: The full run.
 FULL = Budget(repeats=5, seconds=10.0, min_wall=0.25, moves=200, seeds=(0, 1, 2),
-              tune_repetitions=80, tune_pairs=3, welding_states=16, welding_repeats=3)
+              tune_repetitions=80, tune_pairs=3, welding_states=16, welding_repeats=3,
+              scaling_repeats=3)
 #: A short run (``--quick``): a few minutes on an idle 2-core machine.
 QUICK = Budget(repeats=1, seconds=1.0, min_wall=0.05, moves=20, seeds=(0,),
-               tune_repetitions=3, tune_pairs=1, welding_states=4, welding_repeats=1)
+               tune_repetitions=3, tune_pairs=1, welding_states=4, welding_repeats=1,
+               scaling_repeats=1)
 
 
 def row(measure_text: str, result: str, target: str, met: bool | None) -> dict[str, Any]:
@@ -275,6 +283,27 @@ def run_welding(budget: Budget) -> tuple[list[dict], dict]:
     return rows, f
 
 
+def run_scaling(budget: Budget) -> tuple[list[dict], dict]:
+    """How the judged drop grows with the bodies on the table, with fitted slopes."""
+    f = measure_scaling(budget.scaling_repeats)
+    rows = []
+    for game, title, unit in (("tilted", "Tilted", "block"), ("tower", "Tower", "tower")):
+        points, fit, cpu = f[game]["points"], f[game]["fit"], f[game]["cpu_fit"]
+        what = ("blocks on the beam" if game == "tilted"
+                else f"towers of {f['tower_pieces']} pieces")
+        rows.append(row(
+            f"{title}: judged drop, cold caches, against {what} "
+            f"({points[0]['count']:g} to {points[-1]['count']:g}; median of "
+            f"{plural(f['repeats'], 'run')})",
+            ", ".join(f"{p['count']:g}: {p['wall_s']:.3f} s (CPU {p['cpu_s']:.3f} s)"
+                      for p in points)
+            + f"; fitted slope {1000 * fit['slope_s']:.1f} ms per {unit} (CPU "
+            f"{1000 * cpu['slope_s']:.1f} ms), {fit['growth']:.1f}x from first to last "
+            f"(CPU {cpu['growth']:.1f}x)", "", None))
+    print(f"scaling: {rows[0]['result']}; {rows[1]['result']}", flush=True)
+    return rows, f
+
+
 @dataclass(frozen=True)
 class Section:
     """One part of the summary: ``run(budget)`` returns its table rows and its
@@ -296,6 +325,8 @@ SECTIONS = (
     Section("games", "Whole planner games", True, run_games, ("seeds",)),
     Section("welding", "Welding's cost", True, run_welding,
             ("welding_states", "welding_repeats")),
+    Section("scaling", "How a judged drop grows with the bodies", True, run_scaling,
+            ("scaling_repeats",)),
     Section("tune", "Tune throughput", False, run_tune, ("tune_repetitions", "tune_pairs")),
     Section("envs", "Gymnasium and PettingZoo environments", False, run_envs, ("moves",)),
 )

@@ -1,12 +1,15 @@
 """The impact check before each step: bodies about to hit welded ones, and the welded
-part a landing would overturn or shift (:mod:`balance3d.physics.impacts`).
+part a landing would overturn, shift or rock (:mod:`balance3d.physics.impacts`).
 
 A dynamic body moving at ``wake_speed`` or more that will reach a welded body within
 :data:`REACH_STEPS` steps at its current speed hands it its momentum; the welded
 structure, rigid on its support, turns about an edge of that support only if it gains
-the energy to lift its centre of mass over the edge, and slides only if the impulse
-along its support beats friction.  The part found to go wakes before the step, so the
-impact itself is simulated with the woken bodies.
+the energy to lift its centre of mass over the edge, slides only if the impulse
+along its support beats friction, and rocks far enough to wake only if it would
+carry a centre of mass ``ROCK_TOLERANCE`` before falling back while other welded
+bodies rest on it (a lone body rocked comes back to where it was; what rests on a
+rocking one may slide).  The part found to
+go wakes before the step, so the impact itself is simulated with the woken bodies.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.physics.engine_contacts import ContactPoint, WeldEngine
-from balance3d.physics.impacts import RigidBody, overturned
+from balance3d.physics.impacts import ROCK_TOLERANCE, RigidBody, impact, support_edges
 from balance3d.physics.patches import quat_matrix
 from balance3d.physics.statics import cross
 from balance3d.physics.weld_graph import WeldGraph
@@ -32,7 +35,10 @@ class ImpactCheck:
     """The impact check of one World.  ``arriving``: the pairs the last check found
     about to touch.  ``carried``: per pair, the hardest impact (N, and where on the
     welded body, (3,) m) the welded structure was found to carry since it last
-    changed."""
+    changed.  Kept while the welded structure stays, since welded bodies do not
+    move: each welded body as a rigid body (``rigid``), and per set of welded bodies
+    its support (:meth:`_support`) as long as the stored contacts' geometry stays
+    (``supports``, for the graph's ``geometry`` count ``supports_of``)."""
 
     def __init__(self, world, engine: WeldEngine, graph: WeldGraph,
                  patches: ContactPatches) -> None:
@@ -42,15 +48,21 @@ class ImpactCheck:
         self.patches = patches
         self.arriving: set[frozenset] = set()
         self.carried: dict[frozenset, tuple[float, tuple]] = {}
+        self.rigid: dict[str, RigidBody] = {}
+        self.supports: dict[frozenset, tuple] = {}
+        self.supports_of = -1
 
     def clear(self) -> None:
         """Forget every record."""
-        self.carried.clear()
+        self.forget_carried()
         self.arriving.clear()
 
     def forget_carried(self) -> None:
-        """The welded structure changed: impacts it carried must be judged again."""
+        """The welded structure changed: impacts it carried must be judged again,
+        and what was kept of its bodies and supports computed again."""
         self.carried.clear()
+        self.rigid.clear()
+        self.supports.clear()
 
     def _part(self, name: str):
         return self.world.body(name).part
@@ -109,7 +121,7 @@ class ImpactCheck:
     def before_step(self, wake: Callable[[set[str]], set[str]]) -> None:
         """Find bodies about to hit welded ones (approaching at ``wake_speed`` or
         more, within reach) and ``wake`` the welded part that the impact would
-        overturn or shift (:meth:`_overturned`): the momentum the body brings,
+        overturn, shift or rock (:meth:`_overturned`): the momentum the body brings,
         taken up by the welded part turning about an edge of its support, against
         the lift of its centre of mass over that edge."""
         s = self.world.settings
@@ -168,47 +180,81 @@ class ImpactCheck:
             along *= limit / size
         return push + along
 
+    def _support(self, solve: frozenset, stored) -> tuple:
+        """The support of the welded set ``solve`` from the ``stored`` contacts: its
+        points ((k, 3) m) and their mean unit normal (3,) (None without points), the
+        friction coefficient its weakest pair gives, the bodies under it, and its
+        :func:`~balance3d.physics.impacts.support_edges`.  Kept per set while the
+        stored contacts' geometry stays."""
+        if self.supports_of != self.graph.geometry:
+            self.supports.clear()
+            self.supports_of = self.graph.geometry
+        known = self.supports.get(solve)
+        if known is not None:
+            return known
+        limit = self.world.settings.support_min_normal_z
+        points, normals, friction, below = [], [], math.inf, set()
+        for ct in stored:
+            if (ct.body_a in solve) == (ct.body_b in solve):
+                continue
+            upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
+                                    if ct.body_a in solve else
+                                    (ct.body_b, ct.body_a, tuple(-v for v in ct.normal)))
+            below.add(lower)
+            if normal[2] >= limit:
+                points.append(ct.position)
+                normals.append(normal)
+                friction = min(friction, self._part(upper).material.friction
+                               * self._part(lower).material.friction)
+        unit = edges = None
+        if points:
+            points = np.asarray(points)
+            normal = numerics.fsum_rows(normals)
+            unit = normal / numerics.norm3(normal)
+            edges = support_edges(points, unit)
+        known = (points, unit, friction, below, edges)
+        self.supports[solve] = known
+        return known
+
     def _overturned(self, struck: set[str], impulses: list) -> set[str] | None:
         """The smallest welded set, grown downwards from the ``struck`` bodies, that
         the landings ``impulses`` ((mover, welded body, the mover's centre of mass
-        (3,) m, the momentum it hands over (3,) N s)) overturn or shift, the landing
-        bodies moving with it (:func:`balance3d.physics.impacts.overturned`), or
+        (3,) m, the momentum it hands over (3,) N s)) overturn, shift or rock, the
+        landing bodies moving with it (:func:`balance3d.physics.impacts.impact`), or
         None when none is.  The momentum acts through the mover's centre of mass:
         so its moment about any pivot is the mover's angular momentum about it (the
         spin of the mover itself is left out)."""
         w = self.world
         graph = self.graph
-        limit = w.settings.support_min_normal_z
-        stored = graph.contacts()
-        rigid: dict[str, RigidBody] = {}
+        stored = None
+        movers: dict[str, RigidBody] = {}
         solve = graph.closure_up(struck)
         while True:
             acting = {mover: (where, impulse) for mover, target, where, impulse in impulses
                       if target in solve}
-            points, normals, friction, below = [], [], math.inf, set()
-            for ct in stored:
-                if (ct.body_a in solve) == (ct.body_b in solve):
-                    continue
-                upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
-                                        if ct.body_a in solve else
-                                        (ct.body_b, ct.body_a, tuple(-v for v in ct.normal)))
-                below.add(lower)
-                if normal[2] >= limit:
-                    points.append(ct.position)
-                    normals.append(normal)
-                    friction = min(friction, self._part(upper).material.friction
-                                   * self._part(lower).material.friction)
-            if not points:
+            key = frozenset(solve)
+            if key not in self.supports or self.supports_of != graph.geometry:
+                stored = graph.contacts() if stored is None else stored
+            points, normal, friction, below, edges = self._support(key, stored)
+            if normal is None:
                 return solve
-            for name in solve | set(acting):
-                if name not in rigid:
-                    rigid[name] = self._rigid(name)
-            bodies = [rigid[n] for n in sorted(solve | set(acting))]
-            normal = numerics.fsum_rows(normals)
-            if overturned(bodies, np.asarray(points), normal / numerics.norm3(normal),
-                          friction, list(acting.values()), w.settings.gravity):
+            bodies = []
+            for name in sorted(solve | set(acting)):
+                if name in solve:
+                    if name not in self.rigid:
+                        self.rigid[name] = self._rigid(name)
+                    bodies.append(self.rigid[name])
+                else:
+                    if name not in movers:
+                        movers[name] = self._rigid(name)
+                    bodies.append(movers[name])
+            if edges is None:
                 return solve
-            below &= graph.welded
+            tipped, rocked = impact(bodies, points, normal, friction, list(acting.values()),
+                                    w.settings.gravity, edges)
+            if tipped or (rocked >= ROCK_TOLERANCE and len(solve) > 1):
+                return solve
+            below = below & graph.welded
             if not below:
                 return None
             solve = graph.closure_up(solve | below)

@@ -13,13 +13,22 @@ from collections.abc import Iterable, Iterator
 from balance3d.physics.weld_state import WeldContact
 
 
+def _where(ct: WeldContact) -> tuple:
+    """A stored contact's bodies, point and normal: what its force leaves alone."""
+    return ct.body_a, ct.body_b, ct.position, ct.normal
+
+
 class WeldGraph:
     """Stored contacts of welded pairs (``pairs``: frozenset of two names -> the
-    pair's contacts), read against the World's live set of welded bodies."""
+    pair's contacts), read against the World's live set of welded bodies.
+    ``geometry`` counts the changes of the stored contacts' bodies, points and
+    normals (not of their forces alone): what is computed from those alone may be
+    kept while it stays."""
 
     def __init__(self, world) -> None:
         self.world = world
         self.pairs: dict[frozenset, list[WeldContact]] = {}
+        self.geometry = 0
 
     @property
     def welded(self) -> set[str]:
@@ -33,6 +42,7 @@ class WeldGraph:
     def clear(self) -> None:
         """Forget every stored contact."""
         self.pairs.clear()
+        self.geometry += 1
 
     def contacts(self) -> tuple[WeldContact, ...]:
         """Every stored contact, each pair's together, pairs in the order stored."""
@@ -42,15 +52,22 @@ class WeldGraph:
         """Store ``contacts`` (a restored snapshot's), appended to their pairs."""
         for ct in contacts:
             self.pairs.setdefault(frozenset((ct.body_a, ct.body_b)), []).append(ct)
+        self.geometry += 1
 
     def update(self, pairs: dict[frozenset, list[WeldContact]]) -> None:
         """Replace the stored contacts of the pairs of ``pairs`` with theirs."""
+        for pair, contacts in pairs.items():
+            old = self.pairs.get(pair)
+            if old is None or [_where(ct) for ct in old] != [_where(ct) for ct in contacts]:
+                self.geometry += 1
+                break
         self.pairs.update(pairs)
 
     def drop(self, names: set[str]) -> None:
         """Forget the stored contacts of every pair with a body of ``names``."""
         for pair in [p for p in self.pairs if p & names]:
             del self.pairs[pair]
+            self.geometry += 1
 
     def stored(self, a: str | None, b: str | None) -> Iterator[tuple]:
         """Stored contacts of welded pairs involving ``a`` and ``b`` (None: any), as

@@ -22,9 +22,12 @@ line or point of support) holds.
 A welded body wakes (becomes dynamic again, at rest) when
 
 * a body approaching it at ``wake_speed`` or faster is about to hit it and the
-  momentum it brings would overturn or shift the welded structure as a rigid body
-  (the structure turning about an edge of its support must gain the energy to lift
-  its centre of mass over that edge: :mod:`balance3d.physics.impacts`); checked
+  momentum it brings would overturn, shift or rock the welded structure as a rigid
+  body (the structure turning about an edge of its support must gain the energy to
+  lift its centre of mass over that edge, or, carrying other welded bodies, to turn
+  up far enough to carry a centre of mass ``ROCK_TOLERANCE`` before falling back:
+  :mod:`balance3d.physics.impacts`);
+  checked
   before every step, so the impact itself is simulated with the woken bodies;
 * the loads that moving bodies put on it, or the loss of such a load, leave its
   welded group without a static solution (checked every ``rest_check_interval``).
