@@ -37,7 +37,8 @@ import numpy as np
 from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
 from balance3d.bots.progress import report
-from balance3d.games.base import Action, Choose, Drop, State
+from balance3d.bots.trials import try_action
+from balance3d.games.base import Action, Choose, Drop, State, Verdict
 from balance3d.games.placement import design_vertices, pose_rotation
 from balance3d.games.tower.judge import piece_centre, top_piece
 from balance3d.games.tower.rules import LOSE_TURN, REMOVE_TOP, piece_part
@@ -64,12 +65,12 @@ class PlannerBot(SeatedBot):
         decisions = state.legal_decisions()
         if decisions:
             return self.decide(state, decisions)
-        candidates = [d for d in self.candidates(state) if state.is_legal(d)[0]]
-        planned = min(MAX_TRIALS, len(candidates))
+        candidates = self.legal_candidates(state)
+        planned = len(candidates)
         report(0, planned)
-        for tried, drop in enumerate(candidates[:MAX_TRIALS], start=1):
+        for tried, drop in enumerate(candidates, start=1):
             try:
-                verdict = state.clone().apply(drop)
+                verdict = self.trial(state, drop)
             except WorldError:
                 report(tried, planned)
                 continue
@@ -77,11 +78,28 @@ class PlannerBot(SeatedBot):
             if not verdict.fallen and not verdict.knocked:
                 return drop
         if candidates:
-            return candidates[min(MAX_TRIALS, len(candidates)) - 1]
+            return candidates[-1]
         found = state.legal_release()
         if found is None:
             raise BotError(f"planner: seat {state.current_player} has no legal drop")
         return found
+
+    def legal_candidates(self, state: State) -> list[Drop]:
+        """The first :data:`MAX_TRIALS` legal drops of :meth:`candidates`, in order:
+        those the bot will try (legality is checked no further than that)."""
+        legal = []
+        for drop in self.candidates(state):
+            if state.is_legal(drop)[0]:
+                legal.append(drop)
+                if len(legal) == MAX_TRIALS:
+                    break
+        return legal
+
+    @staticmethod
+    def trial(state: State, drop: Drop) -> Verdict:
+        """The verdict ``drop`` gets in a copy of ``state``
+        (:func:`balance3d.bots.trials.try_action`)."""
+        return try_action(state, drop)
 
     @staticmethod
     def decide(state: State, decisions: list[Choose]) -> Choose:
