@@ -11,13 +11,14 @@ Drops
     not its bounding box's centre, lies over the spot (a T's lies 7.5 mm towards
     its bar).  A candidate must pass a statics check: the centre of mass of the
     whole tower with the new piece (its mass at the spot) lies over the base's top
-    face, at least :data:`MIN_MARGIN` inside it.  Physics is deterministic (a clone
-    plays on bit for bit like the original), so a candidate tried in
-    ``state.clone()`` shows the verdict the real drop will get.  The first
-    candidate whose trial makes nothing fall and knocks no tower is played; at
-    most :data:`MAX_TRIALS` trials per piece (the look-ahead budget: each is a
-    clone and a judged drop), else the last candidate tried; with no candidate,
-    the game's own ``legal_release()``.  Each trial is reported
+    face, at least :data:`MIN_MARGIN` inside it.  Physics is deterministic (a copy
+    plays on bit for bit like the original), so a candidate tried in a trial copy
+    (:func:`balance3d.bots.trials.try_action`) shows the verdict the real drop will
+    get.  The first candidate whose trial makes nothing fall and knocks no tower is
+    played; at most :data:`MAX_TRIALS` trials per piece (the look-ahead budget: each
+    is a copy and a judged drop; legality is checked only until that many legal
+    candidates are found), else the last candidate tried; with no candidate, the
+    game's own ``legal_release()``.  Each trial is reported
     (:func:`balance3d.bots.progress.report`: trials made of the candidates that
     will be tried).
 
