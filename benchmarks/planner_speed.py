@@ -127,8 +127,11 @@ def duel(games: int, workers: int) -> dict:
     played by ``workers`` processes."""
     from balance3d.tune.summary import wilson
 
+    records = []
     with ProcessPoolExecutor(workers) as pool:
-        records = list(pool.map(duel_game, range(games)))
+        for record in pool.map(duel_game, range(games)):
+            records.append(record)
+            print("duel", json.dumps(record), flush=True)
     wins = sum(r["ranks"][r["new_seat"]] == 1 for r in records)
     outright = sum(r["ranks"][r["new_seat"]] == 1 and r["ranks"].count(1) == 1 for r in records)
     low, high = wilson(wins, games)
