@@ -4,7 +4,8 @@ A bot is any object with a ``name`` and ``choose(state) -> action``: given a gam
 state whose current player is the bot's seat, it returns a legal action for it (a
 physical action when the phase asks for one, else one of
 ``state.legal_decisions()``).  Bots never change the state they are given; they
-plan in ``state.clone()`` copies.
+plan in copies of it (``state.clone()``, or the trial copies of
+:func:`balance3d.bots.trials.try_action`).
 
 Each :class:`~balance3d.games.game.Game` names the bots that play it
 (``Game.bots``: bot name -> ``"module:Class"``) and its default; a game's planner

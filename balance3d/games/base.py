@@ -322,6 +322,24 @@ class State(ABC):
         what saving and loading would give."""
         return type(self).from_dict(json.loads(json.dumps(self.to_dict())), scene=self.scene)
 
+    def trial_copy(self, world: World) -> "State":
+        """A copy to try an action in and then drop (a bot's look-ahead): it plays on
+        exactly as a :meth:`clone` does, but has no history or events, shares this
+        state's between-turns snapshot (immutable) and plays in ``world``, a World
+        of this scene's physics settings that it restores from that snapshot and
+        then uses as its own (saving the cost of building one).  A
+        :class:`GameError` while a turn runs."""
+        if self._turn is not None:
+            raise GameError("a game cannot be copied while a turn runs")
+        twin = type(self)(self.scene, self.players, self.seed, self.variant)
+        twin.turn = self.turn
+        twin.rng.bit_generator.state = self.rng.bit_generator.state
+        twin._snapshot = self._snapshot
+        twin._load_state_dict(json.loads(json.dumps(self._state_dict())))
+        world.restore(self._snapshot)
+        twin._world = world
+        return twin
+
     # -- saving ------------------------------------------------------------------
     def table_dict(self) -> dict[str, Any]:
         """The table's state between turns, JSON-ready: the ``turn`` counter, the

@@ -69,10 +69,12 @@ class WeldEngine:
         return ContactPoint(p[1], p[2], tuple(v / c for v in p[5]), tuple(v / c for v in p[6]),
                             tuple(p[7]), p[8] / c, p[9] * scale)
 
-    def contact_points(self) -> list[ContactPoint]:
-        """Bullet's contact manifolds of the last step, in Bullet's order."""
+    def contact_points(self, limit: float) -> list[ContactPoint]:
+        """Bullet's contact manifolds of the last step, in Bullet's order: the points
+        whose signed distance is at most ``limit`` m (the others are not read)."""
         c, scale = self._scale(), self.world.force_scale()
-        return [self._read(p, c, scale) for p in self.world.contact_points()]
+        return [self._read(p, c, scale) for p in self.world.contact_points()
+                if p[8] / c <= limit]
 
     def closest_points(self, uid_a: int, uid_b: int, reach: float) -> list[ContactPoint]:
         """The closest points of bodies ``uid_a`` (as body A) and ``uid_b`` within

@@ -50,8 +50,7 @@ class LoadSamples:
     def close_points(self) -> list[ContactPoint]:
         """Bullet's current contact points within ``contact_distance``, in Bullet's
         order."""
-        limit = self.world.settings.contact_distance
-        return [p for p in self.engine.contact_points() if p.distance <= limit]
+        return self.engine.contact_points(self.world.settings.contact_distance)
 
     def manifold_pairs(self, awake: set[str]) -> dict[frozenset, list[ContactPoint]]:
         """Bullet's current contact points (within ``contact_distance``) of pairs of

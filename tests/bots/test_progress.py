@@ -23,14 +23,16 @@ def planner_budget(game: str) -> int:
 
 
 def counting_clones(monkeypatch, state) -> list[int]:
-    """Count ``state.clone()`` calls (each trial plays in one clone); the counter."""
+    """Count the copies of ``state``'s game made with ``clone()`` or
+    ``trial_copy()`` (each trial plays in one); the counter."""
     count = [0]
-    clone = type(state).clone
+    for method in ("clone", "trial_copy"):
+        original = getattr(type(state), method)
 
-    def counted(self):
-        count[0] += 1
-        return clone(self)
-    monkeypatch.setattr(type(state), "clone", counted)
+        def counted(self, *args, _original=original):
+            count[0] += 1
+            return _original(self, *args)
+        monkeypatch.setattr(type(state), method, counted)
     return count
 
 

@@ -11,13 +11,14 @@ Drops
     not its bounding box's centre, lies over the spot (a T's lies 7.5 mm towards
     its bar).  A candidate must pass a statics check: the centre of mass of the
     whole tower with the new piece (its mass at the spot) lies over the base's top
-    face, at least :data:`MIN_MARGIN` inside it.  Physics is deterministic (a clone
-    plays on bit for bit like the original), so a candidate tried in
-    ``state.clone()`` shows the verdict the real drop will get.  The first
-    candidate whose trial makes nothing fall and knocks no tower is played; at
-    most :data:`MAX_TRIALS` trials per piece (the look-ahead budget: each is a
-    clone and a judged drop), else the last candidate tried; with no candidate,
-    the game's own ``legal_release()``.  Each trial is reported
+    face, at least :data:`MIN_MARGIN` inside it.  Physics is deterministic (a copy
+    plays on bit for bit like the original), so a candidate tried in a trial copy
+    (:func:`balance3d.bots.trials.try_action`) shows the verdict the real drop will
+    get.  The first candidate whose trial makes nothing fall and knocks no tower is
+    played; at most :data:`MAX_TRIALS` trials per piece (the look-ahead budget: each
+    is a copy and a judged drop; legality is checked only until that many legal
+    candidates are found), else the last candidate tried; with no candidate, the
+    game's own ``legal_release()``.  Each trial is reported
     (:func:`balance3d.bots.progress.report`: trials made of the candidates that
     will be tried).
 
@@ -37,7 +38,8 @@ import numpy as np
 from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
 from balance3d.bots.progress import report
-from balance3d.games.base import Action, Choose, Drop, State
+from balance3d.bots.trials import try_action
+from balance3d.games.base import Action, Choose, Drop, State, Verdict
 from balance3d.games.placement import design_vertices, pose_rotation
 from balance3d.games.tower.judge import piece_centre, top_piece
 from balance3d.games.tower.rules import LOSE_TURN, REMOVE_TOP, piece_part
@@ -64,12 +66,12 @@ class PlannerBot(SeatedBot):
         decisions = state.legal_decisions()
         if decisions:
             return self.decide(state, decisions)
-        candidates = [d for d in self.candidates(state) if state.is_legal(d)[0]]
-        planned = min(MAX_TRIALS, len(candidates))
+        candidates = self.legal_candidates(state)
+        planned = len(candidates)
         report(0, planned)
-        for tried, drop in enumerate(candidates[:MAX_TRIALS], start=1):
+        for tried, drop in enumerate(candidates, start=1):
             try:
-                verdict = state.clone().apply(drop)
+                verdict = self.trial(state, drop)
             except WorldError:
                 report(tried, planned)
                 continue
@@ -77,11 +79,28 @@ class PlannerBot(SeatedBot):
             if not verdict.fallen and not verdict.knocked:
                 return drop
         if candidates:
-            return candidates[min(MAX_TRIALS, len(candidates)) - 1]
+            return candidates[-1]
         found = state.legal_release()
         if found is None:
             raise BotError(f"planner: seat {state.current_player} has no legal drop")
         return found
+
+    def legal_candidates(self, state: State) -> list[Drop]:
+        """The first :data:`MAX_TRIALS` legal drops of :meth:`candidates`, in order:
+        those the bot will try (legality is checked no further than that)."""
+        legal = []
+        for drop in self.candidates(state):
+            if state.is_legal(drop)[0]:
+                legal.append(drop)
+                if len(legal) == MAX_TRIALS:
+                    break
+        return legal
+
+    @staticmethod
+    def trial(state: State, drop: Drop) -> Verdict:
+        """The verdict ``drop`` gets in a copy of ``state``
+        (:func:`balance3d.bots.trials.try_action`)."""
+        return try_action(state, drop)
 
     @staticmethod
     def decide(state: State, decisions: list[Choose]) -> Choose:

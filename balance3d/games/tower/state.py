@@ -20,6 +20,7 @@ from balance3d.games.tower.judge import (base_outline, is_vertical, landing, pie
 from balance3d.games.tower.rules import Phase, piece_key, piece_name, piece_part
 from balance3d.games.tower.turns import TurnsMixin
 from balance3d.meshes.part import Part
+from balance3d.physics.world import World
 from balance3d.scene import Scene, load_scene
 
 #: Points per side of the grid of release points the game's own search tries over
@@ -46,7 +47,7 @@ class TowerState(CardsMixin, TurnsMixin, State):
         self._dice: list[str] = []
         self._loaded: list[list[str]] = []
         self._termination: str | None = None
-        #: (snapshot, repr of the drop, its Landing): see TurnsMixin._landing.
+        #: (snapshot, {repr of a drop: its Landing}): see TurnsMixin._landing.
         self._landed: tuple | None = None
 
     # ------------------------------------------------------------------ set-up
@@ -85,6 +86,12 @@ class TowerState(CardsMixin, TurnsMixin, State):
         state._tasks = []
         state.log(None, "arranged", "situation arranged by hand")
         return state
+
+    def trial_copy(self, world: World) -> "TowerState":
+        """:meth:`State.trial_copy`, sharing the landings found on this snapshot."""
+        twin = super().trial_copy(world)
+        twin._landed = self._landed
+        return twin
 
     def give_turn(self, seat: int, die_1: str, die_2: str) -> None:
         """Hand-built situations: ``seat``'s turn starts with this roll (pending tasks

@@ -126,12 +126,16 @@ class TurnsMixin:
         """Where ``drop`` lands (:func:`~balance3d.games.tower.judge.landing`) on the
         World of the between-turns snapshot.  The legality check reads :attr:`world`
         and the run :meth:`fresh_world`, both restored from that snapshot, so the
-        footprint's rays are cast once per snapshot and drop."""
-        snapshot, key, land = self._landed or (None, None, None)
-        if snapshot is not self._snapshot or key != repr(drop):
-            land = landing(self.world, self.piece_part(drop.piece), drop)
-            self._landed = (self._snapshot, repr(drop), land)
-        return land
+        footprint's rays are cast once per snapshot and drop (kept for every drop
+        asked about since the snapshot was taken, and shared by trial copies)."""
+        snapshot, lands = self._landed or (None, None)
+        if lands is None or snapshot is not self._snapshot:
+            lands = {}
+            self._landed = (self._snapshot, lands)
+        key = repr(drop)
+        if key not in lands:
+            lands[key] = landing(self.world, self.piece_part(drop.piece), drop)
+        return lands[key]
 
     def _run_drop(self, drop: Drop) -> Generator[None, None, TowerDropVerdict]:
         """The drop, step by step (see :meth:`State._run`)."""
