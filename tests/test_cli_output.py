@@ -85,6 +85,16 @@ def test_a_ranking_neither_by_coins_nor_by_elimination_says_so():
     assert "  Player 1 [random] wins" in lines
 
 
+def test_measured_scores_read_in_millimetres_and_counted_ones_as_they_are():
+    # Tower's scores are tower heights in metres (its Game's score_unit): 0.0549735 m
+    # is 55.0 mm; Tilted's coins are counted
+    record = dict(_record([1, 2], [0.0549735, 0.03], [], "all_played"), game="tower")
+    assert _rank_lines(report.describe_outcome(record)) == [
+        ["1.", "Player", "1", "[random]", "height", "55.0", "mm"],
+        ["2.", "Player", "2", "[random]", "height", "30.0", "mm"]]
+    assert report.score_text(3.0, None) == "3"
+
+
 def test_the_solo_result_is_the_score_and_why_it_ended():
     lines = report.describe_outcome(_record([1], [4.0], [(0, 12)], "no_blocks"))
     assert lines == ["result (no_blocks):", "  Player 1 [random] scores 4 coins",

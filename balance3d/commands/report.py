@@ -40,14 +40,16 @@ def describe_outcome(record: dict[str, Any]) -> list[str]:
     if outcome is None:
         return [f"game not finished after {len(record['turns'])} actions"]
     players = record["players"]
-    score = get_game(record["game"]).score_name
+    game = get_game(record["game"])
+    score = game.score_name
     out_events = [e for t in record["turns"] for e in t["events"]
                   if e["kind"] == "eliminated" and e["player"] is not None]
     ranks, scores, winners = outcome["ranks"], outcome["scores"], outcome["winners"]
 
     lines = [f"result ({outcome['termination']}):"]
     if len(players) == 1:
-        lines.append(f"  {rec.player_label(players[0])} scores {scores[0]:g} {score}")
+        lines.append(f"  {rec.player_label(players[0])} scores "
+                     f"{score_text(scores[0], game.score_unit)} {score}")
     elif len(winners) == 1:
         last = (len(out_events) == len(players) - 1
                 and winners[0] not in {e["player"] for e in out_events})
@@ -68,8 +70,16 @@ def describe_outcome(record: dict[str, Any]) -> list[str]:
         lines.append(f"  ranked by {basis}, not by {score}:")
     for seat in order:
         lines.append(f"  {ranks[seat]}. {rec.player_label(players[seat]):<22} "
-                     f"{score} {scores[seat]:g}")
+                     f"{score} {score_text(scores[seat], game.score_unit)}")
     return lines
+
+
+def score_text(value: float, unit: str | None) -> str:
+    """A score as a person reads it: a counted one as it is, a measured one in its
+    unit (a height in m written in mm, to 0.1 mm)."""
+    if unit == "m":
+        return f"{value * 1000.0:.1f} mm"
+    return f"{value:g}"
 
 
 def describe_waiting(record: dict[str, Any], seat: int | None, phase: str) -> str:
