@@ -211,7 +211,7 @@ the table in the space they leave free.
         view.show_ghost(part, self.gesture.ghost_pose(state), ok, held=self.gesture.holding)
         view.show_marker(self.gesture.landing_point(state))
         self._show_region(ok)
-        self.widgets.set_readout(self.gesture.readout())
+        self.widgets.set_readout(self.gesture.readout(state))
         if ok:
             held = game_text(state.name).piece_name(state, self.gesture.holding)
             self.widgets.set_status(f"{held}: click to release, Esc puts it back")

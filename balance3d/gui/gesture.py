@@ -160,9 +160,10 @@ class DropGesture:
         surface = max(state.world.height_below(footprint_points(outline)), 0.0)
         return np.array([drop.x, drop.y, surface])
 
-    def readout(self) -> str:
+    def readout(self, state: State) -> str:
         """The held piece's pose, yaw and release height for the window's readout
-        ("flat, turned 15 deg, 10 mm up"), or "" when idle."""
+        ("flat, turned 15 deg, 10 mm up"), or "" when idle (``state``: the game,
+        which a drop's readout does not need)."""
         if self.holding is None:
             return ""
         return (f"{self.pose}, turned {math.degrees(self.yaw):.0f} deg, "

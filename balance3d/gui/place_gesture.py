@@ -18,7 +18,7 @@ import numpy as np
 import shapely
 
 from balance3d.games.base import Place, State
-from balance3d.gui.games import Worded, worded
+from balance3d.gui.games import Worded, game_text, worded
 from balance3d.gui.gesture import DropGesture, GestureError, pick_refusal
 
 #: What the status line says while the pointer is over no field.
@@ -119,11 +119,14 @@ class PlaceGesture:
         low = float(state.piece_part(self.holding).mesh.bounds[0][2])
         return (float(point[0]), float(point[1]), float(point[2]) - low), (0.0, 0.0, 0.0, 1.0)
 
-    def readout(self) -> str:
-        """The field under the pointer for the window's readout ("field 6"), or ""
-        when idle or over no field (a Place has no pose or height to show)."""
+    def readout(self, state: State) -> str:
+        """The field under the pointer for the window's readout, as the game names
+        it ("over the 3 on Ann's side"), or "" when idle or over no field (a Place
+        has no pose or height to show)."""
         region = self.region()
-        return "" if region is None else f"field {region['field']}"
+        if region is None:
+            return ""
+        return f"over {game_text(state.name).field_name(state, region['field'])}"
 
     # -- release ---------------------------------------------------------------
     def release(self, state: State) -> Place:

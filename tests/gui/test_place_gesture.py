@@ -50,9 +50,13 @@ def test_the_field_under_the_pointer_builds_its_place():
         gesture.move(*field_centre(state, field))
         assert gesture.action() == Place(piece, field)
         assert gesture.check(state) == (True, "")
+        # the readout names the field by its painted number, never its index
+        number = state.rules.fields[field].number
+        assert gesture.readout(state).startswith(f"over the {number} ")
+        assert f"field {field}" not in gesture.readout(state)
     # off the plate: no field, no action, and the status says why
     gesture.move(0.0, -0.5)
-    assert gesture.action() is None
+    assert gesture.action() is None and gesture.readout(state) == ""
     assert gesture.check(state) == (False, NO_FIELD)
     with pytest.raises(GestureError, match=NO_FIELD):
         gesture.release(state)
@@ -61,20 +65,20 @@ def test_the_field_under_the_pointer_builds_its_place():
 
 def test_a_taken_field_is_refused_with_the_games_reason_and_nothing_changes():
     state = TribalanceState.arranged(2, hands=[[1, 2], [1, 2]], first=0)
+    field = 0                                   # the plate's middle field, painted 1
     first = state.hand(0)[0]
-    state.apply(Place(first, 3))
+    state.apply(Place(first, field))
     gesture = PlaceGesture()
     piece = state.hand(1)[0]
     gesture.pick(state, piece)
-    gesture.move(*field_centre(state, 3))
+    gesture.move(*field_centre(state, field))
     before = state.to_dict()
     ok, words = gesture.check(state)
-    assert not ok and words.reason == state.is_legal(Place(piece, 3))[1]
-    assert words.reason == f"field 3 is taken by {first}"         # the log keeps the ids
-    # field 3 is painted "2" and lies at the back corner, where seat 1 sits (2 players)
-    assert words == ("The 2 at Player 2's corner is taken (Player 1's weight-1 piece stands "
+    assert not ok and words.reason == state.is_legal(Place(piece, field))[1]
+    assert words.reason == f"field {field} is taken by {first}"     # the log keeps the ids
+    assert words == ("The 1 in the middle is taken (Player 1's weight-1 piece stands "
                      "there): point at a free field.")
-    with pytest.raises(GestureError, match="The 2 at Player 2's corner is taken"):
+    with pytest.raises(GestureError, match="The 1 in the middle is taken"):
         gesture.release(state)
     assert gesture.holding == piece and state.to_dict() == before
 

@@ -33,6 +33,9 @@ GRID_HALF, GRID_STEP = 0.36, 0.06
 #: How many actions the bots play in each game, and its seats.
 TURNS = {"tilted": 6, "tower": 5, "tribalance": 6}
 SEATS = {"tilted": 3, "tower": 2, "tribalance": 3}
+#: The bot each game's script plays: Tri-Ba-Lance's random placements are mostly
+#: invalid and go back to the hand, which would leave no field taken to refuse.
+BOTS = {"tilted": "random", "tower": "random", "tribalance": "planner"}
 #: Rules each game must refuse in its own words within the script.
 EXPECTED = {"tilted": {"not_yours", "off_beam", "low_side", "height", "drop_asked",
                        "decision_asked"},
@@ -76,7 +79,7 @@ def scripted_refusals(name: str) -> list:
     a copy of the state as it was when refused, the game's reason, the window's
     words for it."""
     state = new_game(name, SEATS[name], seed=1)
-    bots = [make_bot("random", 1, s, game=name) for s in range(SEATS[name])]
+    bots = [make_bot(BOTS[name], 1, s, game=name) for s in range(SEATS[name])]
     found = []
     for _ in range(TURNS[name]):
         if state.is_over:

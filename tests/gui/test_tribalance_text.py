@@ -1,6 +1,8 @@
 """Tri-Ba-Lance's words in the window, against the state's and the verdicts' facts."""
 from __future__ import annotations
 
+import pytest
+
 from balance3d.games.base import Pass, Place
 from balance3d.games.tribalance import TribalanceState
 from balance3d.gui.games import game_text
@@ -62,3 +64,22 @@ def test_after_the_end_the_prompt_is_the_end_event():
     state.apply(Pass())
     assert state.is_over
     assert TEXT.prompt(state) == [e.text for e in state.events if e.kind == "end"][-1]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_field_has_a_name_of_its_own_by_painted_number_and_place(players):
+    from balance3d.gui.games.tribalance.places import field_name
+
+    state = TribalanceState.arranged(players, first=0)
+    fields = state.rules.fields
+    names = [field_name(state, i) for i in range(len(fields))]
+    assert len(set(names)) == len(names)                      # no two fields alike
+    for name, field in zip(names, fields):
+        assert name.startswith(f"the {field.number} ")        # the painted number first
+    # the corner fields painted 5: the back corner is seat 1's with 2 players
+    # (seats sit clockwise from the front), a plain corner with 3 (seats on sides)
+    fives = {names[i] for i, f in enumerate(fields) if f.number == 5}
+    corner = "Player 2's corner" if players == 2 else "the back corner"
+    assert f"the 5 at {corner}" in fives
+    assert names[[i for i, f in enumerate(fields) if f.x == 0 and f.y == 0][0]] \
+        == f"the {fields[0].number} in the middle"

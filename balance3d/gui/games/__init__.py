@@ -75,6 +75,11 @@ class GameText(Protocol):
         """``piece`` as the current player names it ("your weight-2 piece", "Bob's
         letter L", "the 6-long block in the supply"): never its id."""
 
+    def field_name(self, state: State, field: int) -> str:
+        """Field ``field`` (its index) of a game that places pieces on fields, by its
+        painted number and place ("the 3 on Ann's side"): never its index.  Only
+        such games are asked."""
+
     def result_lines(self, state: State, record: dict[str, Any]) -> list[str]:
         """The result of the finished game ``state`` (``record`` its record) for the
         HUD, scores in the game's own units (Tower's heights in mm)."""

@@ -1,6 +1,7 @@
 """Where things are round Tri-Ba-Lance's plate, in a player's words (no Panda3D):
 the seats' directions, the plate's corners and sides named by the seat there, and
-the fields by their painted number and place ("the 3 on Ann's side").
+the fields by their painted number and place ("the 3 on Ann's side", "the 2
+between the back corner and Bob's side"), one name per field.
 
 Directions are degrees from +x towards +y seen from above, world frame; the plate
 lies unturned, corner 0 on +y (see :mod:`balance3d.games.tribalance.judge`).
@@ -15,8 +16,11 @@ from balance3d.games.base import State
 #: corner 0 on +y, counter-clockwise seen from above; side i joins corners i, i+1).
 CORNER_NAMES = ("back corner", "front-left corner", "front-right corner")
 SIDE_NAMES = ("back-left side", "front side", "back-right side")
-#: degrees: a seat this close to a corner's or side's direction sits at it.
+#: degrees: a seat this close to a corner's or side's direction sits at it; a
+#: field this much nearer one of two corners or sides lies half-way between them.
 SEAT_AT = 1.0
+#: m: a field whose centre is this close to the plate's centre is in the middle.
+MIDDLE = 0.005
 
 
 def seat_angle(seat: int, players: int) -> float:
@@ -57,13 +61,41 @@ def seat_names(state: State) -> list[str]:
 
 
 def field_name(state: State, index: int) -> str:
-    """Field ``index`` by its painted number and place: "the 3 on Ann's side",
-    "the 5 at the back corner"; "the 1 in the middle" is never needed (every
-    painted number repeats round the centre, one per corner or side)."""
-    field = state.rules.fields[index]
-    direction = math.degrees(math.atan2(field.y, field.x))
-    _, words, word = min(places(seat_names(state)), key=lambda p: _gap(p[0], direction))
-    return f"the {field.number} {word} {words}"
+    """Field ``index`` by its painted number and place, a name no other field of the
+    scene shares: "the 1 in the middle"; "the 5 at Ann's corner" (at a corner or a
+    side, within :data:`SEAT_AT`); "the 2 between the back corner and Bob's side"
+    (half-way between two); "the 4 at the back corner, towards Bob's side" (when
+    another field of its number lies nearest the same corner or side)."""
+    fields = state.rules.fields
+    field = fields[index]
+    if math.hypot(field.x, field.y) < MIDDLE:
+        return f"the {field.number} in the middle"
+    spots = places(seat_names(state))
+    first, second = _nearest_two(spots, field)
+    if _halfway(first, second, field):
+        return f"the {field.number} between {first[1]} and {second[1]}"
+    shared = [f for f in fields if f is not field and f.number == field.number
+              and math.hypot(f.x, f.y) >= MIDDLE
+              and _nearest_two(spots, f)[0] == first and not _halfway(*_nearest_two(spots, f), f)]
+    if shared:
+        return f"the {field.number} {first[2]} {first[1]}, towards {second[1]}"
+    return f"the {field.number} {first[2]} {first[1]}"
+
+
+def _halfway(first: tuple[float, str, str], second: tuple[float, str, str], field) -> bool:
+    """Whether ``field`` lies half-way (within :data:`SEAT_AT`) between the corners or
+    sides ``first`` and ``second``."""
+    return _gap(second[0], _direction(field)) - _gap(first[0], _direction(field)) <= SEAT_AT
+
+
+def _direction(field) -> float:
+    """degrees, direction of a field's centre from the plate's centre."""
+    return math.degrees(math.atan2(field.y, field.x))
+
+
+def _nearest_two(spots: list[tuple[float, str, str]], field) -> list[tuple[float, str, str]]:
+    """The two corners or sides (of ``spots``) nearest ``field``'s direction."""
+    return sorted(spots, key=lambda p: _gap(p[0], _direction(field)))[:2]
 
 
 __all__ = ["CORNER_NAMES", "SEAT_AT", "SIDE_NAMES", "field_name", "places", "seat_angle",

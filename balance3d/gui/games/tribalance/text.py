@@ -109,6 +109,10 @@ class TribalanceText:
         """``"your weight-2 piece"``, ``"Bob's weight-5 piece"``."""
         return piece_words(seat_names(state), piece, state.current_player)
 
+    def field_name(self, state: State, field: int) -> str:
+        """``"the 3 on Bob's side"``: the painted number and its place."""
+        return field_name(state, field)
+
     def result_lines(self, state: State, record: dict) -> list[str]:
         """The result at the end in a player's words, each seat's points beside
         its rank."""
