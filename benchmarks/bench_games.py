@@ -9,7 +9,7 @@ allows it):
   2-player games between random bots is timed, and every drop of the 4-player
   planner games below (whose piles grow higher); the median, 90th percentile and
   maximum of each set and of both together are reported.
-* **judged drop, cold caches, against welding off** (issue 7): states taken before
+* **judged drop, cold caches, against welding off**: states taken before
   the drops of seeded 4-player planner games (``--cold-states`` of them, spread over
   the games: from an empty beam to a high pile), each replayed from its saved
   state with its recorded drop three ways: welding on with the physics caches
@@ -24,9 +24,9 @@ allows it):
   basic games against the random bot, seats alternating (game ``i`` has seed ``i``;
   the planner sits in seat ``i % 2``).
 
-Targets (issue 3, :mod:`benchmarks.targets`): <= 0.15 s per judged drop, <= 60 s
+Targets (:mod:`benchmarks.targets`): <= 0.15 s per judged drop, <= 60 s
 per 4-player planner game on one core; the planner must beat random clearly (75 %).
-Issue 7: the cold welded judged drop within 1.3x of the welding-off World.
+The cold welded judged drop must stay within 1.3x of the welding-off World.
 
     python -m benchmarks.bench_games [--games 50] [--drop-games 10] \\
         [--planner-seeds 0 1 2] [--cold-states 16] [--cold-repeats 3]

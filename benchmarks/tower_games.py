@@ -17,7 +17,7 @@ allows it):
 On a shared machine the wall time grows with the load; the process's CPU time is
 close to what a core of its own would take, so both are given.
 
-Targets (issue 9, :mod:`benchmarks.targets`): <= 0.3 s median per judged drop,
+Targets (:mod:`benchmarks.targets`): <= 0.3 s median per judged drop,
 <= 120 s per 4-player planner game on one core; the planner wins >= 70 % against
 random.
 

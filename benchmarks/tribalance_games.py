@@ -20,7 +20,7 @@ allows it):
   judged valid, the share of the pieces in play that are on the plate at the end, the
   games in which every piece was placed, and how the games ended.
 
-Targets (issue 8, :mod:`benchmarks.targets`): <= 0.15 s per judged placement,
+Targets (:mod:`benchmarks.targets`): <= 0.15 s per judged placement,
 <= 60 s per 3-player planner game on one core; the planner wins >= 80 % against
 random for 2 and 3 players.
 
