@@ -8,10 +8,9 @@ per outcome.
 from __future__ import annotations
 
 import argparse
-import textwrap
 from pathlib import Path
 
-from balance3d.commands import HELP_WIDTH, CommandError, plain
+from balance3d.commands import CommandError, help_texts
 
 EXAMPLES = """\
 examples:
@@ -23,8 +22,7 @@ def add_parser(subparsers) -> None:
     """Register ``tune compare``."""
     parser = subparsers.add_parser(
         "compare", help="compare two sweeps of the same cases, cell by cell",
-        prog="balance3d tune compare", description=textwrap.fill(plain(" ".join(__doc__.split())), HELP_WIDTH,
-                                  break_long_words=False, break_on_hyphens=False),
+        prog="balance3d tune compare", description=help_texts(__doc__)[0],
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", metavar="A", help="the first sweep's output folder")
     parser.add_argument("b", metavar="B", help="the second sweep's output folder")

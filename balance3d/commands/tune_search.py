@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from pathlib import Path
 
-from balance3d.commands import HELP_WIDTH, CommandError, plain
+from balance3d.commands import CommandError, help_texts
 from balance3d.commands.tune_study_args import add_engine_arguments, check_engine_arguments
 
 EXAMPLES = """\
@@ -25,8 +24,7 @@ def add_parser(subparsers) -> None:
     """Register ``tune search``."""
     parser = subparsers.add_parser(
         "search", help="search several parameters for a stated behaviour (Optuna)",
-        prog="balance3d tune search", description=textwrap.fill(plain(" ".join(__doc__.split())), HELP_WIDTH,
-                                  break_long_words=False, break_on_hyphens=False),
+        prog="balance3d tune search", description=help_texts(__doc__)[0],
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("study", metavar="STUDY.toml",
                         help="a sweep file with a [search] table, or a bundled study's "

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from pathlib import Path
 
-from balance3d.commands import HELP_WIDTH, CommandError, plain
+from balance3d.commands import CommandError, help_texts
 from balance3d.commands.tune_study_args import add_engine_arguments, check_engine_arguments
 
 EXAMPLES = """\
@@ -27,8 +26,7 @@ def add_parser(subparsers) -> None:
     """Register ``tune sensitivity``."""
     parser = subparsers.add_parser(
         "sensitivity", help="which parameters matter most for an outcome (Sobol, Morris)",
-        prog="balance3d tune sensitivity", description=textwrap.fill(plain(" ".join(__doc__.split())), HELP_WIDTH,
-                                  break_long_words=False, break_on_hyphens=False),
+        prog="balance3d tune sensitivity", description=help_texts(__doc__)[0],
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("study", metavar="STUDY.toml",
                         help="a sweep file with a [sensitivity] table, or a bundled "
