@@ -1,0 +1,166 @@
+"""The Ray engine when a whole node dies: a two-node Ray cluster on this machine
+(:class:`ray.cluster_utils.Cluster`), whose second node's raylet and workers are
+killed while one of its workers runs a task of the sweep.  Its runs are retried on
+the head node and the sweep gives the rows of a 1-worker local run; without retries
+left, one line says a run was lost (Ray's ``NodeDiedError`` or ``WorkerCrashedError``,
+whichever Ray reports first), the finished runs stay, and the same command resumes."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pandas as pd
+import pytest
+import ray
+from proc_table import HAS_PROC, descendants, poll, title
+from ray.cluster_utils import Cluster
+
+from balance3d.cli import main
+from balance3d.tune import engines
+from balance3d.tune.runner import run_sweep
+from balance3d.tune.sweep import load_sweep
+
+ROOT = Path(__file__).resolve().parents[2]
+# 2 densities x 8 repetitions of one drop: 16 runs, several rounds on 2 nodes of 1 CPU
+SWEEP = """\
+[sweep]
+scene = "tilted"
+experiment = "drops"
+repetitions = 8
+seed = 5
+
+[parameters]
+"materials.block_wood.density" = [400.0, 650.0]
+
+[experiment]
+blocks = [2]
+sections = [2]
+load = [{block = 2, x = -0.13}]
+"""
+RUNS = 16
+#: The title a Ray worker process has while it runs one of the sweep's tasks.
+TASK_TITLE = "ray::run_task"
+#: CPUs of each of the two nodes.
+NODE_CPUS = 1
+
+pytestmark = pytest.mark.skipif(not HAS_PROC, reason="finds the node's workers in /proc")
+
+
+class Nodes:
+    """A head node this process joins and a second node that can be killed."""
+
+    def __init__(self) -> None:
+        self.cluster = Cluster(initialize_head=True, head_node_args={
+            "num_cpus": NODE_CPUS, "include_dashboard": False})
+        self.second = None
+
+    def add_second(self) -> None:
+        """Start the second node and wait until the cluster sees both."""
+        self.second = self.cluster.add_node(num_cpus=NODE_CPUS)
+        self.cluster.wait_for_nodes()
+
+    def raylet_pid(self) -> int:
+        """pid of the second node's raylet (its workers are its descendants)."""
+        return self.second.all_processes["raylet"][0].process.pid
+
+
+@pytest.fixture(scope="module")
+def nodes() -> Iterator[Nodes]:
+    with pytest.MonkeyPatch.context() as patch:
+        joined = [str(ROOT), str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+        patch.setenv("PYTHONPATH", os.pathsep.join(p for p in joined if p))
+        cluster = Nodes()
+        ray.init(address=cluster.cluster.address, log_to_driver=False)
+        try:
+            yield cluster
+        finally:
+            ray.shutdown()
+            cluster.cluster.shutdown()
+
+
+class NodeKiller(threading.Thread):
+    """Once ``ready()`` holds and a worker of the second node runs a task of the
+    sweep, kill that node's processes (its raylet first: ``remove_node`` without a
+    graceful stop); ``killed_task`` is the pid of the worker that was running."""
+
+    def __init__(self, cluster: Nodes, ready=lambda: True) -> None:
+        super().__init__(daemon=True)
+        self.cluster, self.ready = cluster, ready
+        self.killed_task: int | None = None
+        self.stop = threading.Event()
+
+    def _task_on_second(self) -> int | None:
+        if self.stop.is_set() or not self.ready():
+            return None
+        return next((pid for pid, _ in descendants(self.cluster.raylet_pid())
+                     if title(pid).startswith(TASK_TITLE)), None)
+
+    def run(self) -> None:
+        found: list[int] = []
+
+        def seen() -> bool:
+            if self.stop.is_set():
+                return True
+            pid = self._task_on_second()
+            if pid is not None:
+                found.append(pid)
+            return bool(found)
+
+        if poll(seen) and found:
+            self.cluster.cluster.remove_node(self.cluster.second, allow_graceful=False)
+            self.killed_task = found[0]
+
+
+def _run_with_killer(cluster: Nodes, run: Any, ready=lambda: True) -> tuple[Any, NodeKiller]:
+    cluster.add_second()
+    killer = NodeKiller(cluster, ready)
+    killer.start()
+    try:
+        result = run()
+    finally:
+        killer.stop.set()
+        killer.join()
+    return result, killer
+
+
+def _sweep(tmp_path: Path):
+    path = tmp_path / "s.toml"
+    path.write_text(SWEEP)
+    return path, load_sweep(path)
+
+
+def test_runs_of_a_dead_node_are_retried_and_the_sweep_completes(tmp_path, nodes):
+    _, sweep = _sweep(tmp_path)
+    alone = run_sweep(sweep, workers=1, progress=False)
+    remote, killer = _run_with_killer(
+        nodes, lambda: run_sweep(sweep, engine="ray", progress=False))
+    assert killer.killed_task is not None, "no task was seen running on the second node"
+    assert len(remote) == RUNS
+    pd.testing.assert_frame_equal(remote, alone)
+
+
+def test_a_dead_node_without_retries_is_one_line_and_a_rerun_resumes(
+        tmp_path, nodes, monkeypatch, capsys):
+    path, sweep = _sweep(tmp_path)
+    out = tmp_path / "out"
+    runs = out / "runs.jsonl"
+    monkeypatch.setattr(engines, "RAY_RETRIES", 0)
+    command = ["tune", "run", str(path), "--out", str(out), "--engine", "ray", "--quiet"]
+    status, killer = _run_with_killer(
+        nodes, lambda: main(command),
+        ready=lambda: runs.exists() and runs.read_text().count("\n") >= 1)
+    assert killer.killed_task is not None, "no task was seen running on the second node"
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "Ray lost the run of combination " in err and "after 0 retries (" in err
+    assert ("NodeDiedError" in err) or ("WorkerCrashedError" in err), err
+    assert f"the finished runs are in {out}/runs.jsonl: run the same command again" in err
+    kept = runs.read_text().count("\n")
+    assert 1 <= kept < RUNS
+    monkeypatch.undo()
+    assert main(command) == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "runs.parquet"),
+                                  run_sweep(sweep, workers=1, progress=False))
