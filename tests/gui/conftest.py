@@ -10,15 +10,11 @@ import glob
 import os
 import shutil
 import subprocess
-import time
-from pathlib import Path
 
 import pytest
 
 #: Pixels and depth of the virtual screen (the window is 1280x720 inside it).
 SCREEN = "1600x900x24"
-#: s, how long Xvfb may take to open its socket.
-XVFB_START = 10.0
 #: Mesa's software GL driver files, one of which must exist.
 MESA_DRIVERS = ("/usr/lib/*/dri/swrast_dri.so", "/usr/lib/dri/swrast_dri.so",
                 "/usr/lib64/dri/swrast_dri.so")
@@ -37,31 +33,39 @@ def missing_tools() -> list[str]:
     return missing
 
 
-def _free_display() -> int:
-    for number in range(90, 400):
-        if not (Path(f"/tmp/.X{number}-lock").exists()
-                or Path(f"/tmp/.X11-unix/X{number}").exists()):
-            return number
-    raise RuntimeError("no free X display number between :90 and :399")
+def _read_line(fd: int) -> str:
+    """Read ``fd`` up to its first newline or its end (blocking), as text."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 64)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode(errors="replace").strip()
 
 
 @pytest.fixture(scope="session")
 def xvfb():
-    """The DISPLAY name (":N") of an Xvfb server running for the test session."""
+    """The DISPLAY name (":N") of an Xvfb server running for the test session.  Xvfb
+    picks a free display number itself and writes it to a pipe once it accepts
+    connections (``-displayfd``), so several test processes can each start one, and
+    the wait is on that event, not on a clock."""
     missing = missing_tools()
     if missing:
         pytest.fail("the window tests need " + ", ".join(missing) + "; .ci/run installs them")
-    number = _free_display()
-    server = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", SCREEN, "-nolisten",
-                               "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    socket = Path(f"/tmp/.X11-unix/X{number}")
-    deadline = time.monotonic() + XVFB_START
-    while not socket.exists():
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            err = server.stderr.read().decode(errors="replace").strip().splitlines()
-            pytest.fail(f"Xvfb :{number} did not start: {err[-1] if err else 'no output'}")
-        time.sleep(0.05)
+    ready, told = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(told), "-screen", "0", SCREEN,
+                               "-nolisten", "tcp"], pass_fds=(told,),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    os.close(told)
+    try:
+        number = _read_line(ready)
+    finally:
+        os.close(ready)
+    if not number.isdigit():
+        server.kill()
+        err = server.stderr.read().decode(errors="replace").strip().splitlines()
+        pytest.fail(f"Xvfb did not start: {err[-1] if err else 'no output'}")
     yield f":{number}"
     server.terminate()
     try:
