@@ -29,8 +29,12 @@ import importlib
 import importlib.util
 import sys
 import textwrap
+from typing import TYPE_CHECKING
 
 from balance3d.commands import CommandError, help_texts, plain, tune_analysis
+
+if TYPE_CHECKING:
+    from balance3d.tune.engines import LocalPool
 
 #: Line width of ``tune list``.
 LIST_WIDTH = 79
@@ -144,12 +148,7 @@ def _libraries() -> None:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     """``tune SWEEP.toml --out DIR``: run the sweep, print where the tables are."""
-    from balance3d.tune.engines import EngineError, LocalPool, RunsLostError, default_workers
-    from balance3d.tune.experiment import ExperimentError
-    from balance3d.tune.outputs import OutputError
-    from balance3d.tune.runner import run_sweep
-    from balance3d.tune.sweep import SweepError, load_sweep
-    from balance3d.tune.worker import RunError
+    from balance3d.tune.engines import LocalPool, default_workers
 
     _libraries()
     if args.workers is not None and args.workers < 1:
@@ -157,11 +156,29 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     if args.address is not None and args.engine != "ray":
         raise CommandError("--address: only with --engine ray")
     # the local workers start (the fork server's imports with them) while this
-    # process reads and checks the sweep
+    # process imports what reads and checks the sweep, and checks it
     pool = LocalPool(args.workers or default_workers()) if args.engine == "local" else None
     try:
         if pool is not None:
             pool.warm(args.workers or default_workers())
+        return _sweep(args, pool)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _sweep(args: argparse.Namespace, pool: "LocalPool | None") -> int:
+    """Read, check and run the sweep of ``tune SWEEP.toml`` on ``pool`` (a started
+    :class:`~balance3d.tune.engines.LocalPool`, None for Ray); print where the
+    tables are."""
+    from balance3d.tune.engines import EngineError, RunsLostError
+    from balance3d.tune.experiment import ExperimentError
+    from balance3d.tune.outputs import OutputError
+    from balance3d.tune.runner import run_sweep
+    from balance3d.tune.sweep import SweepError, load_sweep
+    from balance3d.tune.worker import RunError
+
+    try:
         sweep = load_sweep(args.sweep)
         rows = run_sweep(sweep, out=args.out, workers=args.workers, engine=args.engine,
                          address=args.address, progress=not args.quiet, csv=args.csv,
@@ -175,9 +192,6 @@ def run_sweep_command(args: argparse.Namespace) -> int:
                            f"the same command again to resume") from None
     except (SweepError, OutputError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
-    finally:
-        if pool is not None:
-            pool.close()
     tables = ["runs.parquet", *(["runs.csv"] if args.csv else []), "summary.csv",
               "summary.parquet", "timing.json"]
     print(f"{sweep.name}: {len(rows)} runs of {sweep.game} {sweep.experiment}; wrote "
