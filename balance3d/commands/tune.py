@@ -7,7 +7,7 @@ Ray cluster with ``--engine ray``), with a progress bar and the time left.  It w
 (per combination and case, each outcome with its 95 % interval) and
 ``DIR/runs.jsonl`` (runs as they finish: run the same command again to resume a
 stopped sweep).  ``tune list [GAME]`` prints the experiments with their outcomes and
-options.  ``tune plot DIR`` draws a finished sweep's summary as PNG files, and
+options, then the bundled example sweeps and studies with a line on each.  ``tune plot DIR`` draws a finished sweep's summary as PNG files, and
 ``tune fit SWEEP.toml ...`` finds the value of one parameter that gives a target
 outcome and checks it.  ``balance3d tune run --help`` (``plot --help``, ``fit
 --help``) lists the options of each.
@@ -109,11 +109,12 @@ def add_parser(subparsers) -> None:
                         help="Ray cluster address (default: start a local Ray instance)")
     runner.add_argument("--quiet", action="store_true", help="no progress bar")
     runner.set_defaults(run=run_sweep_command)
-    listing = verbs.add_parser("list", help="experiments with their outcomes and options",
+    listing = verbs.add_parser("list", help="experiments, bundled sweeps and studies",
                                prog="balance3d tune list",
                                description="Print each experiment of GAME (default: every "
                                            "game) with its description, outcomes and "
-                                           "options.")
+                                           "options, then the bundled example sweeps and "
+                                           "studies, each with its description.")
     listing.add_argument("game", nargs="?", metavar="GAME", help="a registered game")
     listing.set_defaults(run=run_list)
     tune_analysis.add_verbs(verbs)
@@ -203,7 +204,6 @@ def run_list(args: argparse.Namespace) -> int:
     """``tune list [GAME]``: each experiment, its outcomes and options."""
     from balance3d.games import game_names
     from balance3d.tune.experiment import experiment_class, experiment_names, outcome_units
-    from balance3d.tune.sweep import bundled_sweeps
 
     games = [args.game] if args.game else game_names()
     blocks = []
@@ -225,8 +225,27 @@ def run_list(args: argparse.Namespace) -> int:
                                         subsequent_indent="      ")
                           for key, doc in cls.option_docs.items()]
             blocks.append("\n".join(lines))
-    blocks.append(textwrap.fill("example sweeps (balance3d tune NAME --out DIR): "
-                                + ", ".join(bundled_sweeps()), LIST_WIDTH,
-                                subsequent_indent="  ", break_on_hyphens=False))
+    blocks.append(bundled_listing())
     print("\n\n".join(blocks))
     return 0
+
+
+def bundled_listing() -> str:
+    """The bundled example sweeps and studies, each by name with its one-line
+    description, the studies with the verb that runs each."""
+    from balance3d.tune.sensitivity_study import bundled_studies, study_path
+    from balance3d.tune.study_file import describe
+    from balance3d.tune.sweep import bundled_sweeps, resolve_sweep_path
+
+    def entry(name: str, text: str) -> str:
+        return textwrap.fill(f"{name}: {text}" if text else name, LIST_WIDTH,
+                             initial_indent="  ", subsequent_indent="    ",
+                             break_on_hyphens=False)
+
+    sweeps = ["example sweeps (balance3d tune NAME --out DIR):"]
+    sweeps += [entry(name, describe(resolve_sweep_path(name))[0]) for name in bundled_sweeps()]
+    studies = ["studies (balance3d tune sensitivity|search NAME --out DIR):"]
+    for name in bundled_studies():
+        text, table = describe(study_path(name))
+        studies.append(entry(f"{name} ({table})" if table else name, text))
+    return "\n".join(sweeps) + "\n\n" + "\n".join(studies)
