@@ -66,10 +66,22 @@ STARTUP_TARGET_S = 3.0
 POLL_S = 0.01
 
 
-def first_row(root: Path, sweep_file: Path, out: Path) -> float:
+def process_cpu_s(pid: int) -> float | None:
+    """s, the CPU time (user and system) the process ``pid`` has used so far, from
+    ``/proc/PID/stat``; None where the system does not tell."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def first_row(root: Path, sweep_file: Path, out: Path) -> tuple[float, float | None]:
     """s, from starting ``balance3d tune`` of the checkout at ``root`` on
     ``sweep_file`` (local engine, 1 worker, output ``out``) until the first row is
-    in ``out/runs.jsonl``; the command is then waited for."""
+    in ``out/runs.jsonl``, and the CPU s the command's own process (not its
+    workers) had used by then (None where the system does not tell); the command is
+    then waited for."""
     started = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, "-m", "balance3d.cli", "tune", str(sweep_file), "--out", str(out),
@@ -79,30 +91,34 @@ def first_row(root: Path, sweep_file: Path, out: Path) -> float:
     while not (runs.is_file() and runs.stat().st_size) and child.poll() is None:
         time.sleep(POLL_S)
     seconds = time.perf_counter() - started
+    cpu = process_cpu_s(child.pid)
     if child.wait():
         raise RuntimeError(f"balance3d tune of {root} failed (status {child.returncode})")
-    return seconds
+    return seconds, cpu
 
 
 def command_startup(repeats: int = STARTUP_REPEATS, before: Path | None = None
                     ) -> dict[str, Any]:
     """s, the command's start-up before its first run (see the module's docstring):
     each start's time to its first row, the run's own time, their median
-    difference, and the load average before and after.  With ``before`` (another
+    difference, the CPU s the command's own process had used at its first row
+    (median), and the load average before and after.  With ``before`` (another
     checkout's root) its command is started too, alternately with this one's, so
     that both see the same load; each side is started once first, uncounted, so
     that every counted start finds its files in the caches."""
     sides = {"after": ROOT, **({"before": before} if before is not None else {})}
     firsts: dict[str, list[float]] = {side: [] for side in sides}
+    cpus: dict[str, list[float | None]] = {side: [] for side in sides}
     loads = [load()]
     with tempfile.TemporaryDirectory() as folder:
         sweep_file = Path(folder) / "startup.toml"
         sweep_file.write_text(STARTUP_TOML, encoding="utf-8")
         for i in range(-1, repeats):
             for side, root in sides.items():
-                seconds = first_row(root, sweep_file, Path(folder) / f"{side}{i}")
+                seconds, cpu = first_row(root, sweep_file, Path(folder) / f"{side}{i}")
                 if i >= 0:
                     firsts[side].append(seconds)
+                    cpus[side].append(cpu)
         loads.append(load())
         sweep = load_sweep(sweep_file)
     from balance3d.tune.runner import plan
@@ -115,8 +131,10 @@ def command_startup(repeats: int = STARTUP_REPEATS, before: Path | None = None
     run_s = time.perf_counter() - began
     figures: dict[str, Any] = {}
     for side, root in sides.items():
+        known = [v for v in cpus[side] if v is not None]
         figures[side] = {"root": str(root), "first_row_s": [round(v, 3) for v in firsts[side]],
-                         "startup_s": round(statistics.median(firsts[side]) - run_s, 3)}
+                         "startup_s": round(statistics.median(firsts[side]) - run_s, 3),
+                         "command_cpu_s": round(statistics.median(known), 3) if known else None}
     return {**figures.pop("after"), "run_s": round(run_s, 3), "target_s": STARTUP_TARGET_S,
             "load_average": loads[0], "load_average_after": loads[1], **figures}
 
@@ -255,8 +273,9 @@ def startup_markdown(figures: dict[str, Any]) -> list[str]:
             continue
         shown = figures if side == "after" else figures[side]
         met = "yes" if shown["startup_s"] <= figures["target_s"] else "no"
+        cpu = shown.get("command_cpu_s")
         rows.append([side if "before" in figures else "this checkout", shown["root"],
-                     f"{shown['startup_s']:.2f}",
+                     f"{shown['startup_s']:.2f}", "" if cpu is None else f"{cpu:.2f}",
                      ", ".join(f"{v:.2f}" for v in shown["first_row_s"]),
                      f"<= {figures['target_s']:g}", met])
     before, after = figures["load_average"], figures["load_average_after"]
@@ -264,9 +283,11 @@ def startup_markdown(figures: dict[str, Any]) -> list[str]:
             f"the command's start to its first run, the run's own {figures['run_s']:.2f} s "
             f"taken off (median of {len(figures['first_row_s'])} starts"
             + (", the two checkouts started alternately" if "before" in figures else "")
-            + f"; load average {before[0]:g} before, {after[0]:g} after).", "",
-            markdown_table(["checkout", "root", "start-up (s)", "first row (s)", "target",
-                            "met"], rows, "llrrll")]
+            + f"; load average {before[0]:g} before, {after[0]:g} after); its own CPU: "
+            f"the CPU time the command's process (not its workers) had used by its first "
+            f"row, which the load barely moves (median).", "",
+            markdown_table(["checkout", "root", "start-up (s)", "its own CPU (s)",
+                            "first row (s)", "target", "met"], rows, "llrrrll")]
 
 
 def main(argv: list[str] | None = None) -> int:
