@@ -7,10 +7,11 @@ Ray cluster with ``--engine ray``), with a progress bar and the time left.  It w
 (per combination and case, each outcome with its 95 % interval) and
 ``DIR/runs.jsonl`` (runs as they finish: run the same command again to resume a
 stopped sweep).  ``tune list [GAME]`` prints the experiments with their outcomes and
-options, then the bundled example sweeps and studies with a line on each.  ``tune plot DIR`` draws a finished sweep's summary as PNG files, and
+options, then the bundled example sweeps and studies with a line on each.
+``tune plot DIR`` draws a finished sweep's summary as PNG files, and
 ``tune fit SWEEP.toml ...`` finds the value of one parameter that gives a target
-outcome and checks it.  ``balance3d tune run --help`` (``plot --help``, ``fit
---help``) lists the options of each.
+outcome and checks it.  ``balance3d tune run --help`` (``plot --help``,
+``fit --help``) lists the options of each.
 
 Examples::
 
