@@ -12,6 +12,12 @@ from balance3d import __version__
 from balance3d.commands import CommandError
 from balance3d.fields import line_break, short
 
+#: The errors a command reports in one line, exit status 2, as (module, class).  A
+#: class is looked up only when its module is loaded: an error of a module never
+#: imported cannot have been raised, so a command need not import it to catch it.
+USER_ERRORS = (("balance3d.commands", "CommandError"), ("balance3d.scene_files", "SceneError"),
+               ("balance3d.games.errors", "GameError"),
+               ("balance3d.physics.errors", "WorldError"))
 #: Sub-command name -> module in balance3d.commands.
 COMMANDS = {
     "scene": "scene",
@@ -41,14 +47,20 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {what} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command's parser with every sub-command, or with ``only`` that one (a
+    name of :data:`COMMANDS`): its module alone is imported, so a command starts
+    without loading the others' modules (``play`` and ``simulate`` load every game
+    to describe them)."""
     parser = Parser(
         prog="balance3d", description="Physics simulator for balance and stacking table games.",
         epilog="Run 'balance3d COMMAND --help' for what a command does and its options.")
     parser.add_argument("--version", action="version", version=f"balance3d {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in COMMANDS.values():
+    for name, module in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         full = f"balance3d.commands.{module}"
         try:
             mod = importlib.import_module(full)
@@ -88,14 +100,18 @@ def check_arguments(argv: list[str]) -> None:
                                f"(character {bad})")
 
 
+def user_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is one of :data:`USER_ERRORS` (a bad file or argument)."""
+    return any(isinstance(exc, getattr(sys.modules[module], name))
+               for module, name in USER_ERRORS if module in sys.modules)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (0 ok, 1 a check failed, 2 bad input)."""
-    from balance3d.games.base import GameError
-    from balance3d.physics.world import WorldError
-    from balance3d.scene import SceneError
-
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    # a command named first needs only its own parser; anything else (no command,
+    # --help, --version, a typo) gets every command's, for the usage and choices
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     if extra:
         leaf_parser(parser, argv).error(f"unrecognized arguments: {' '.join(extra)}")
@@ -104,9 +120,6 @@ def main(argv: list[str] | None = None) -> int:
         status = int(args.run(args) or 0)
         sys.stdout.flush()
         return status
-    except (CommandError, SceneError, GameError, WorldError) as exc:
-        print(f"balance3d {args.command}: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -114,6 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         # point stdout at /dev/null so the interpreter's final flush cannot fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except Exception as exc:
+        if not user_error(exc):
+            raise
+        print(f"balance3d {args.command}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -7,10 +7,11 @@ Ray cluster with ``--engine ray``), with a progress bar and the time left.  It w
 (per combination and case, each outcome with its 95 % interval) and
 ``DIR/runs.jsonl`` (runs as they finish: run the same command again to resume a
 stopped sweep).  ``tune list [GAME]`` prints the experiments with their outcomes and
-options.  ``tune plot DIR`` draws a finished sweep's summary as PNG files, and
+options, then the bundled example sweeps and studies with a line on each.
+``tune plot DIR`` draws a finished sweep's summary as PNG files, and
 ``tune fit SWEEP.toml ...`` finds the value of one parameter that gives a target
-outcome and checks it.  ``balance3d tune run --help`` (``plot --help``, ``fit
---help``) lists the options of each.
+outcome and checks it.  ``balance3d tune run --help`` (``plot --help``,
+``fit --help``) lists the options of each.
 
 Examples::
 
@@ -29,8 +30,12 @@ import importlib
 import importlib.util
 import sys
 import textwrap
+from typing import TYPE_CHECKING
 
 from balance3d.commands import CommandError, help_texts, plain, tune_analysis
+
+if TYPE_CHECKING:
+    from balance3d.tune.engines import LocalPool
 
 #: Line width of ``tune list``.
 LIST_WIDTH = 79
@@ -105,11 +110,12 @@ def add_parser(subparsers) -> None:
                         help="Ray cluster address (default: start a local Ray instance)")
     runner.add_argument("--quiet", action="store_true", help="no progress bar")
     runner.set_defaults(run=run_sweep_command)
-    listing = verbs.add_parser("list", help="experiments with their outcomes and options",
+    listing = verbs.add_parser("list", help="experiments, bundled sweeps and studies",
                                prog="balance3d tune list",
                                description="Print each experiment of GAME (default: every "
                                            "game) with its description, outcomes and "
-                                           "options.")
+                                           "options, then the bundled example sweeps and "
+                                           "studies, each with its description.")
     listing.add_argument("game", nargs="?", metavar="GAME", help="a registered game")
     listing.set_defaults(run=run_list)
     tune_analysis.add_verbs(verbs)
@@ -144,12 +150,7 @@ def _libraries() -> None:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     """``tune SWEEP.toml --out DIR``: run the sweep, print where the tables are."""
-    from balance3d.tune.engines import EngineError, LocalPool, RunsLostError, default_workers
-    from balance3d.tune.experiment import ExperimentError
-    from balance3d.tune.outputs import OutputError
-    from balance3d.tune.runner import run_sweep
-    from balance3d.tune.sweep import SweepError, load_sweep
-    from balance3d.tune.worker import RunError
+    from balance3d.tune.engines import LocalPool, default_workers
 
     _libraries()
     if args.workers is not None and args.workers < 1:
@@ -157,11 +158,29 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     if args.address is not None and args.engine != "ray":
         raise CommandError("--address: only with --engine ray")
     # the local workers start (the fork server's imports with them) while this
-    # process reads and checks the sweep
+    # process imports what reads and checks the sweep, and checks it
     pool = LocalPool(args.workers or default_workers()) if args.engine == "local" else None
     try:
         if pool is not None:
             pool.warm(args.workers or default_workers())
+        return _sweep(args, pool)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _sweep(args: argparse.Namespace, pool: "LocalPool | None") -> int:
+    """Read, check and run the sweep of ``tune SWEEP.toml`` on ``pool`` (a started
+    :class:`~balance3d.tune.engines.LocalPool`, None for Ray); print where the
+    tables are."""
+    from balance3d.tune.engines import EngineError, RunsLostError
+    from balance3d.tune.experiment import ExperimentError
+    from balance3d.tune.outputs import OutputError
+    from balance3d.tune.runner import run_sweep
+    from balance3d.tune.sweep import SweepError, load_sweep
+    from balance3d.tune.worker import RunError
+
+    try:
         sweep = load_sweep(args.sweep)
         rows = run_sweep(sweep, out=args.out, workers=args.workers, engine=args.engine,
                          address=args.address, progress=not args.quiet, csv=args.csv,
@@ -175,9 +194,6 @@ def run_sweep_command(args: argparse.Namespace) -> int:
                            f"the same command again to resume") from None
     except (SweepError, OutputError, EngineError, ExperimentError, RunError) as exc:
         raise CommandError(str(exc)) from None
-    finally:
-        if pool is not None:
-            pool.close()
     tables = ["runs.parquet", *(["runs.csv"] if args.csv else []), "summary.csv",
               "summary.parquet", "timing.json"]
     print(f"{sweep.name}: {len(rows)} runs of {sweep.game} {sweep.experiment}; wrote "
@@ -189,7 +205,6 @@ def run_list(args: argparse.Namespace) -> int:
     """``tune list [GAME]``: each experiment, its outcomes and options."""
     from balance3d.games import game_names
     from balance3d.tune.experiment import experiment_class, experiment_names, outcome_units
-    from balance3d.tune.sweep import bundled_sweeps
 
     games = [args.game] if args.game else game_names()
     blocks = []
@@ -211,8 +226,27 @@ def run_list(args: argparse.Namespace) -> int:
                                         subsequent_indent="      ")
                           for key, doc in cls.option_docs.items()]
             blocks.append("\n".join(lines))
-    blocks.append(textwrap.fill("example sweeps (balance3d tune NAME --out DIR): "
-                                + ", ".join(bundled_sweeps()), LIST_WIDTH,
-                                subsequent_indent="  ", break_on_hyphens=False))
+    blocks.append(bundled_listing())
     print("\n\n".join(blocks))
     return 0
+
+
+def bundled_listing() -> str:
+    """The bundled example sweeps and studies, each by name with its one-line
+    description, the studies with the verb that runs each."""
+    from balance3d.tune.sensitivity_study import bundled_studies, study_path
+    from balance3d.tune.study_file import describe
+    from balance3d.tune.sweep import bundled_sweeps, resolve_sweep_path
+
+    def entry(name: str, text: str) -> str:
+        return textwrap.fill(f"{name}: {text}" if text else name, LIST_WIDTH,
+                             initial_indent="  ", subsequent_indent="    ",
+                             break_on_hyphens=False)
+
+    sweeps = ["example sweeps (balance3d tune NAME --out DIR):"]
+    sweeps += [entry(name, describe(resolve_sweep_path(name))[0]) for name in bundled_sweeps()]
+    studies = ["studies (balance3d tune sensitivity|search NAME --out DIR):"]
+    for name in bundled_studies():
+        text, table = describe(study_path(name))
+        studies.append(entry(f"{name} ({table})" if table else name, text))
+    return "\n".join(sweeps) + "\n\n" + "\n".join(studies)

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from balance3d.games.base import Drop, State
-from balance3d.tune.bot_games import rate, verdicts
-from balance3d.tune.experiment import Jitter
+from balance3d.games.bot_games import rate, verdicts
+from balance3d.games.experiment import Jitter
 
 
 def jittered_drop(jitter: Jitter, rng: np.random.Generator, piece: str, x: float, y: float,

@@ -37,7 +37,7 @@ class Game:
     title : the game's name as people write it ("Tri-Ba-Lance"); default the
         registered name, capitalised.
     experiments : its tuning experiments, name -> ``"module:Class"`` of a
-        :class:`~balance3d.tune.experiment.Experiment`.
+        :class:`~balance3d.games.experiment.Experiment`.
     score_unit : the unit of the outcome's scores when they are measured (``"m"``
         for a height, as :mod:`balance3d.verify` reads units); None for counted
         scores (coins, points), which verifying compares exactly.

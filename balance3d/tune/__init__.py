@@ -1,7 +1,7 @@
 """Tuning: run experiments over swept scene values and read how the games play.
 
 A game names its experiments (``Game.experiments``: name -> ``"module:Class"``),
-each an :class:`~balance3d.tune.experiment.Experiment`.  Nothing here names a game.
+each an :class:`~balance3d.games.experiment.Experiment`.  Nothing here names a game.
 
 The notebook API (:mod:`balance3d.tune.api`) is importable from here:
 ``from balance3d.tune import run_sweep, fit_target, search, sensitivity``.  Those

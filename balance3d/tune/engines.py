@@ -16,8 +16,6 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from multiprocessing.connection import Connection
 from typing import Any, Iterator
 
-from balance3d.tune.worker import RunError, run_task
-
 ENGINES = ("local", "ray")
 #: Modules the local workers' fork server imports once, before it forks them (no
 #: pybullet client is connected at import).
@@ -95,22 +93,32 @@ class LocalPool:
     """A pool of ``count`` local worker processes started by :func:`pool_context`,
     kept across several :func:`run_local` calls; the workers end with this process
     however it ends (:func:`_exit_when_closed`).  Processes start with the first
-    task handed out."""
+    task handed out, or at :meth:`warm`."""
 
     def __init__(self, count: int) -> None:
         self.lifeline, self.writer = multiprocessing.Pipe(duplex=False)
         self.executor = ProcessPoolExecutor(count, mp_context=pool_context(),
                                             initializer=_start_worker,
                                             initargs=(self.lifeline,))
+        self.starter: threading.Thread | None = None
 
     def warm(self, count: int) -> None:
-        """Start ``count`` worker processes now (the fork server's imports with the
-        first), without waiting for them: the caller goes on checking the sweep."""
+        """Start ``count`` worker processes on a thread of their own and return at
+        once: starting the first waits for the fork server's imports, which run in
+        that server's process while the caller goes on (reading and checking the
+        sweep, its own imports)."""
+        self.starter = threading.Thread(target=self._start, args=(count,),
+                                        name="pool start", daemon=True)
+        self.starter.start()
+
+    def _start(self, count: int) -> None:
         for _ in range(count):
             self.executor.submit(int)
 
     def close(self) -> None:
         """Cancel the runs not started, wait for those under way, end the workers."""
+        if self.starter is not None:
+            self.starter.join()
         self.executor.shutdown(wait=True, cancel_futures=True)
         self.writer.close()
         self.lifeline.close()
@@ -121,6 +129,8 @@ def run_local(tasks: list[dict[str, Any]], workers: int | None,
     """Run ``tasks`` on ``pool``, or on a pool of ``workers`` processes (default
     every core) started for them and closed when the iteration ends; stopping the
     iteration cancels the runs not started."""
+    from balance3d.tune.worker import run_task
+
     own = pool is None
     if own:
         pool = LocalPool(max(1, min(workers or default_workers(), len(tasks))))
@@ -255,6 +265,8 @@ def _ray_rows(ray: Any, tasks: list[dict[str, Any]], workers: int | None,
               started: bool) -> Iterator[dict[str, Any]]:
     """The rows of ``tasks`` run on the joined Ray (see :func:`run_ray`);
     ``started``: this process started that Ray instance and shuts it down."""
+    from balance3d.tune.worker import RunError, run_task
+
     remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES,
                         retry_exceptions=False)(run_task)
     limit = workers or 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))

@@ -18,7 +18,6 @@ from typing import Any
 from balance3d.games import get_game
 from balance3d.scene import load_scene
 from balance3d.tune import engines, outputs
-from balance3d.tune.summary import summarise
 from balance3d.tune.sweep import Sweep
 
 #: The columns every run row starts with, its sort key the first three.
@@ -91,6 +90,8 @@ def run_sweep(sweep: Sweep, out: str | Path | None = None, workers: int | None =
     wall = time.perf_counter() - started
     frame = table(rows, sweep)
     if folder is not None:
+        from balance3d.tune.summary import summarise
+
         outputs.write_tables(folder, frame, summarise(frame, sweep), csv)
         count = workers or (engines.default_workers() if engine == "local" else None)
         outputs.write_timing(folder, {

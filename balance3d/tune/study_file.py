@@ -21,6 +21,10 @@ from typing import Any
 from balance3d.scene_files import TomlLimitError, load_toml
 from balance3d.tune.sweep import Sweep, SweepError, load_sweep, resolve_sweep_path
 
+#: The study tables a study file may hold, each named as the verb that runs it
+#: (``balance3d tune sensitivity``, ``balance3d tune search``).
+STUDY_TABLES = ("sensitivity", "search")
+
 
 def _toml_value(value: Any) -> str:
     """``value`` (as :mod:`tomllib` reads it) written as a TOML value."""
@@ -64,6 +68,18 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise SweepError(f"{path}: not valid TOML: {exc}") from None
     except OSError as exc:
         raise SweepError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def describe(path: Path) -> tuple[str, str | None]:
+    """A sweep or study file's ``[sweep] description`` on one line (its whitespace
+    runs made single spaces; "" when it gives none), and the study table it holds
+    (one of :data:`STUDY_TABLES`; None for a plain sweep).  The file is read, not
+    checked (:class:`SweepError` naming it when it cannot be read)."""
+    data = read_toml(path)
+    head = data.get("sweep")
+    text = head.get("description") if isinstance(head, dict) else None
+    table = next((t for t in STUDY_TABLES if isinstance(data.get(t), dict)), None)
+    return " ".join(text.split()) if isinstance(text, str) else "", table
 
 
 def load_study(name_or_path: str | Path, table: str) -> tuple[Sweep, dict[str, Any]]:

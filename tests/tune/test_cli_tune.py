@@ -1,10 +1,12 @@
 """``balance3d tune``: a sweep run from the command line writes its tables; bad input
-is one line and exit status 2; ``tune list`` names the experiments."""
+is one line and exit status 2; ``tune list`` names the experiments, the bundled sweeps
+and the bundled studies."""
 from __future__ import annotations
 
 import errno
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 import pandas as pd
@@ -106,11 +108,38 @@ def test_list_of_an_unknown_game_is_one_line(capsys):
     assert "unknown game 'chess'" in capsys.readouterr().err
 
 
-def test_list_names_the_bundled_example_sweeps(capsys):
+def _entries(block: str) -> dict[str, str]:
+    """``NAME: description`` entries of a ``tune list`` block, their wrapped lines
+    joined."""
+    entries: dict[str, str] = {}
+    for line in block.splitlines()[1:]:
+        if line.startswith("    "):
+            last = next(reversed(entries))
+            entries[last] += " " + line.strip()
+        else:
+            name, _, text = line.strip().partition(": ")
+            entries[name] = text
+    return entries
+
+
+def test_list_names_the_bundled_sweeps_and_studies_with_their_descriptions(capsys):
     assert main(["tune", "list", "tower"]) == 0
-    listed = capsys.readouterr().out.split("example sweeps", 1)[1]
-    names = {p.stem for p in (scenes_dir() / "sweeps").glob("*.toml")}
-    assert names and all(name in listed for name in names)
+    listed = capsys.readouterr().out
+    sweeps = listed[listed.index("example sweeps"):].split("\n\n")[0]
+    studies = listed[listed.index("studies ("):].split("\n\n")[0]
+    expected_sweeps, expected_studies = {}, {}
+    for path in (scenes_dir() / "sweeps").glob("*.toml"):
+        expected_sweeps[path.stem] = tomllib.loads(path.read_text())["sweep"]["description"]
+    for path in (scenes_dir() / "studies").glob("*.toml"):
+        data = tomllib.loads(path.read_text())
+        verb = "sensitivity" if "sensitivity" in data else "search"
+        assert verb in data
+        expected_studies[f"{path.stem} ({verb})"] = data["sweep"]["description"]
+    assert len(expected_sweeps) >= 6 and len(expected_studies) >= 2
+    assert _entries(sweeps) == expected_sweeps
+    assert _entries(studies) == expected_studies
+    assert studies.splitlines()[0] == \
+        "studies (balance3d tune sensitivity|search NAME --out DIR):"
 
 
 def _one_line(capsys) -> str:

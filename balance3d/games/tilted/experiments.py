@@ -13,14 +13,15 @@ from typing import Any, Mapping
 import numpy as np
 
 from balance3d.games.base import Drop, State
+from balance3d.games.bot_games import BotGames
+from balance3d.games.experiment import Experiment, ExperimentError, Jitter
+from balance3d.games.experiment_options import (check_keys, choice, fail, int_list, number,
+                                                table_list)
 from balance3d.games.experiments import jittered_drop, per_drop_rates
 from balance3d.games.tilted.judge import BeamFrame
 from balance3d.games.tilted.rules import DIE_FACES, FIND_DROP_HEIGHT, piece_name
 from balance3d.games.tilted.state import TiltedState
 from balance3d.scene import Scene
-from balance3d.tune.bot_games import BotGames
-from balance3d.tune.experiment import Experiment, ExperimentError, Jitter
-from balance3d.tune.options import check_keys, choice, fail, int_list, number, table_list
 
 #: The beam end (beam-frame x sign) resting on the table before a drop's load is
 #: placed: load positions x < 0 lie on the low side.
@@ -161,7 +162,7 @@ class Drops(Experiment):
 
 
 class TiltedGames(BotGames):
-    """Whole Tilted games between bots (see :class:`~balance3d.tune.bot_games.BotGames`
+    """Whole Tilted games between bots (see :class:`~balance3d.games.bot_games.BotGames`
     for the options and the generic outcomes), with Tilted's own outcomes:
 
         tilt_rate : drops that tipped the beam, per drop (mean).

@@ -8,6 +8,9 @@ from typing import Any, Mapping
 import numpy as np
 
 from balance3d.games.base import State, run_to_end
+from balance3d.games.bot_games import BotGames
+from balance3d.games.experiment import Experiment, Jitter, StartWorlds
+from balance3d.games.experiment_options import check_keys, fail, int_list, is_number, number
 from balance3d.games.experiments import jittered_drop, per_drop_rates
 from balance3d.games.placement import release_pose
 from balance3d.games.tower import physics
@@ -16,9 +19,6 @@ from balance3d.games.tower.planner import centre_of_mass_offset
 from balance3d.games.tower.rules import TABLE, TowerRules
 from balance3d.games.tower.state import TowerState
 from balance3d.scene import Scene
-from balance3d.tune.bot_games import BotGames
-from balance3d.tune.experiment import Experiment, Jitter, StartWorlds
-from balance3d.tune.options import check_keys, fail, int_list, is_number, number
 
 #: The base a run builds on (seat 0's).
 BASE = TowerState.base(0)
@@ -142,7 +142,7 @@ class Towers(Experiment):
 
 
 class TowerGames(BotGames):
-    """Whole Tower games between bots (see :class:`~balance3d.tune.bot_games.BotGames`
+    """Whole Tower games between bots (see :class:`~balance3d.games.bot_games.BotGames`
     for the options and the generic outcomes), with Tower's own:
 
         fall_rate : drops in which a piece fell, per drop (mean).

@@ -9,15 +9,15 @@ from typing import Any, Mapping
 import numpy as np
 
 from balance3d.games.base import State, run_to_end
+from balance3d.games.bot_games import BotGames, rate, verdicts
+from balance3d.games.experiment import Experiment, Jitter, StartWorlds
+from balance3d.games.experiment_options import check_keys, fail, int_list, table_list
 from balance3d.games.tribalance.judge import PlateFrame
 from balance3d.games.tribalance.placing import read, release_pose, settle_still
 from balance3d.games.tribalance.rules import PLATE, WEIGHTS, TribalanceRules
 from balance3d.games.tribalance.state import TribalanceState
 from balance3d.physics.world import World
 from balance3d.scene import Scene
-from balance3d.tune.bot_games import BotGames, rate, verdicts
-from balance3d.tune.experiment import Experiment, Jitter, StartWorlds
-from balance3d.tune.options import check_keys, fail, int_list, table_list
 
 #: Body name of the piece a run places (its load pieces are "load-0", "load-1", ...).
 PIECE = "piece"
@@ -142,7 +142,7 @@ class Fields(Experiment):
 
 class TribalanceGames(BotGames):
     """Whole Tri-Ba-Lance games between bots (see
-    :class:`~balance3d.tune.bot_games.BotGames` for the options and the generic
+    :class:`~balance3d.games.bot_games.BotGames` for the options and the generic
     outcomes), with Tri-Ba-Lance's own:
 
         invalid_rate : placements that left the plate on the frame, per placement

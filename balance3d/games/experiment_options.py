@@ -1,6 +1,6 @@
 """Checked reading of an experiment's ``[experiment]`` options.
 
-Every reader raises :class:`~balance3d.tune.experiment.ExperimentError` whose
+Every reader raises :class:`~balance3d.games.experiment.ExperimentError` whose
 message starts with ``experiment.KEY:`` and says what was expected.
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping
 
-from balance3d.tune.experiment import ExperimentError
+from balance3d.games.experiment import ExperimentError
 
 
 def fail(key: str, reason: str) -> ExperimentError:

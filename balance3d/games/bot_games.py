@@ -12,8 +12,8 @@ from balance3d.bots import make_bot, plays
 from balance3d.games import get_game, new_game
 from balance3d.games.base import State
 from balance3d.scene import Scene
-from balance3d.tune.experiment import Experiment, Jitter
-from balance3d.tune.options import check_keys, fail, whole
+from balance3d.games.experiment import Experiment, Jitter
+from balance3d.games.experiment_options import check_keys, fail, whole
 
 #: The largest game seed drawn from a run's generator (exclusive).
 SEED_RANGE = 2 ** 31
