@@ -132,7 +132,7 @@ def command_startup(repeats: int = STARTUP_REPEATS, before: Path | None = None
     figures: dict[str, Any] = {}
     for side, root in sides.items():
         known = [v for v in cpus[side] if v is not None]
-        figures[side] = {"root": str(root), "first_row_s": [round(v, 3) for v in firsts[side]],
+        figures[side] = {"root": "this checkout" if root == ROOT else root.name, "first_row_s": [round(v, 3) for v in firsts[side]],
                          "startup_s": round(statistics.median(firsts[side]) - run_s, 3),
                          "command_cpu_s": round(statistics.median(known), 3) if known else None}
     return {**figures.pop("after"), "run_s": round(run_s, 3), "target_s": STARTUP_TARGET_S,
