@@ -20,7 +20,8 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.physics.engine_contacts import ContactPoint, WeldEngine
-from balance3d.physics.impacts import ROCK_TOLERANCE, RigidBody, impact, support_edges
+from balance3d.physics.impacts import (ROCK_TOLERANCE, RigidBody, edge_terms, impact,
+                                       support_edges)
 from balance3d.physics.patches import quat_matrix
 from balance3d.physics.statics import cross
 from balance3d.physics.weld_graph import WeldGraph
@@ -38,7 +39,9 @@ class ImpactCheck:
     changed.  Kept while the welded structure stays, since welded bodies do not
     move: each welded body as a rigid body (``rigid``), and per set of welded bodies
     its support (:meth:`_support`) as long as the stored contacts' geometry stays
-    (``supports``, for the graph's ``geometry`` count ``supports_of``)."""
+    (``supports``, for the graph's ``geometry`` count ``supports_of``), and with
+    it each welded body's inertia about the support's edges (``terms``, per set and
+    body: :func:`~balance3d.physics.impacts.edge_terms`)."""
 
     def __init__(self, world, engine: WeldEngine, graph: WeldGraph,
                  patches: ContactPatches) -> None:
@@ -51,6 +54,7 @@ class ImpactCheck:
         self.rigid: dict[str, RigidBody] = {}
         self.supports: dict[frozenset, tuple] = {}
         self.supports_of = -1
+        self.terms: dict[tuple[frozenset, str], tuple] = {}
 
     def clear(self) -> None:
         """Forget every record."""
@@ -63,6 +67,7 @@ class ImpactCheck:
         self.carried.clear()
         self.rigid.clear()
         self.supports.clear()
+        self.terms.clear()
 
     def _part(self, name: str):
         return self.world.body(name).part
@@ -188,6 +193,7 @@ class ImpactCheck:
         stored contacts' geometry stays."""
         if self.supports_of != self.graph.geometry:
             self.supports.clear()
+            self.terms.clear()
             self.supports_of = self.graph.geometry
         known = self.supports.get(solve)
         if known is not None:
@@ -238,20 +244,29 @@ class ImpactCheck:
             points, normal, friction, below, edges = self._support(key, stored)
             if normal is None:
                 return solve
-            bodies = []
+            if edges is None:
+                return solve
+            bodies, inertia, reach = [], [], []
             for name in sorted(solve | set(acting)):
                 if name in solve:
                     if name not in self.rigid:
                         self.rigid[name] = self._rigid(name)
-                    bodies.append(self.rigid[name])
+                    body = self.rigid[name]
+                    terms = self.terms.get((key, name))
+                    if terms is None:
+                        terms = self.terms[key, name] = edge_terms([body], edges)
                 else:
                     if name not in movers:
                         movers[name] = self._rigid(name)
-                    bodies.append(movers[name])
-            if edges is None:
-                return solve
+                    body = movers[name]
+                    terms = edge_terms([body], edges)
+                bodies.append(body)
+                inertia.append(terms[0])
+                reach.append(terms[1])
             tipped, rocked = impact(bodies, points, normal, friction, list(acting.values()),
-                                    w.settings.gravity, edges)
+                                    w.settings.gravity, edges,
+                                    (np.concatenate(inertia, axis=1),
+                                     np.concatenate(reach, axis=1)))
             if tipped or (rocked >= ROCK_TOLERANCE and len(solve) > 1):
                 return solve
             below = below & graph.welded
