@@ -74,7 +74,11 @@ class LoadSamples:
         pairs: dict[frozenset, list] = {}
         if not awake or not welded:
             return pairs
-        for p in self.close_points():
+
+        def loading(a: int, b: int) -> bool:
+            return (a in awake and b in welded) or (b in awake and a in welded)
+
+        for p in self.engine.contact_points(self.world.settings.contact_distance, loading):
             a, b = p.uid_a, p.uid_b
             if a in awake:
                 other = welded.get(b)
