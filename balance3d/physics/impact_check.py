@@ -20,8 +20,7 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.physics.engine_contacts import ContactPoint, WeldEngine
-from balance3d.physics.impacts import (ROCK_TOLERANCE, RigidBody, edge_terms, impact,
-                                       support_edges)
+from balance3d.physics.impacts import ROCK_TOLERANCE, RigidBody, impact, support_edges
 from balance3d.physics.patches import quat_matrix
 from balance3d.physics.statics import cross
 from balance3d.physics.weld_graph import WeldGraph
@@ -39,9 +38,7 @@ class ImpactCheck:
     changed.  Kept while the welded structure stays, since welded bodies do not
     move: each welded body as a rigid body (``rigid``), and per set of welded bodies
     its support (:meth:`_support`) as long as the stored contacts' geometry stays
-    (``supports``, for the graph's ``geometry`` count ``supports_of``), and with
-    it each welded body's inertia about the support's edges (``terms``, per set and
-    body: :func:`~balance3d.physics.impacts.edge_terms`)."""
+    (``supports``, for the graph's ``geometry`` count ``supports_of``)."""
 
     def __init__(self, world, engine: WeldEngine, graph: WeldGraph,
                  patches: ContactPatches) -> None:
@@ -54,7 +51,6 @@ class ImpactCheck:
         self.rigid: dict[str, RigidBody] = {}
         self.supports: dict[frozenset, tuple] = {}
         self.supports_of = -1
-        self.terms: dict[tuple[frozenset, str], tuple] = {}
 
     def clear(self) -> None:
         """Forget every record."""
@@ -67,7 +63,6 @@ class ImpactCheck:
         self.carried.clear()
         self.rigid.clear()
         self.supports.clear()
-        self.terms.clear()
 
     def _part(self, name: str):
         return self.world.body(name).part
@@ -193,7 +188,6 @@ class ImpactCheck:
         stored contacts' geometry stays."""
         if self.supports_of != self.graph.geometry:
             self.supports.clear()
-            self.terms.clear()
             self.supports_of = self.graph.geometry
         known = self.supports.get(solve)
         if known is not None:
@@ -244,29 +238,20 @@ class ImpactCheck:
             points, normal, friction, below, edges = self._support(key, stored)
             if normal is None:
                 return solve
-            if edges is None:
-                return solve
-            bodies, inertia, reach = [], [], []
+            bodies = []
             for name in sorted(solve | set(acting)):
                 if name in solve:
                     if name not in self.rigid:
                         self.rigid[name] = self._rigid(name)
-                    body = self.rigid[name]
-                    terms = self.terms.get((key, name))
-                    if terms is None:
-                        terms = self.terms[key, name] = edge_terms([body], edges)
+                    bodies.append(self.rigid[name])
                 else:
                     if name not in movers:
                         movers[name] = self._rigid(name)
-                    body = movers[name]
-                    terms = edge_terms([body], edges)
-                bodies.append(body)
-                inertia.append(terms[0])
-                reach.append(terms[1])
+                    bodies.append(movers[name])
+            if edges is None:
+                return solve
             tipped, rocked = impact(bodies, points, normal, friction, list(acting.values()),
-                                    w.settings.gravity, edges,
-                                    (np.concatenate(inertia, axis=1),
-                                     np.concatenate(reach, axis=1)))
+                                    w.settings.gravity, edges)
             if tipped or (rocked >= ROCK_TOLERANCE and len(solve) > 1):
                 return solve
             below = below & graph.welded

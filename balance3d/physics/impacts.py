@@ -93,32 +93,14 @@ def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray
     return impact(bodies, supports, normal, friction, impulses, gravity, edges)[0]
 
 
-def edge_terms(bodies: list[RigidBody], edges: tuple[np.ndarray, np.ndarray]
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Per support edge (E of ``edges``, :func:`support_edges`) and body of ``bodies``
-    (B): the body's moment of inertia about the edge's axis ((E, B) kg m^2) and the
-    distance of its centre of mass from that axis ((E, B) m).  Each entry depends on
-    its body and edge alone (the same bits whichever bodies are asked together), so
-    a caller may keep a body's column while the body and the support stay."""
-    a, u = edges
-    masses = np.array([b.mass for b in bodies])
-    arms = np.array([b.com for b in bodies])[None, :, :] - a[:, None, :]     # (E, B, 3)
-    arms -= numerics.dot(arms, u[:, None, :])[:, :, None] * u[:, None, :]
-    tensors = np.array([b.inertia for b in bodies])                         # (B, 3, 3)
-    own = numerics.dot(numerics.dot(u[:, None, None, :], tensors[None]), u[:, None, :])
-    return own + numerics.dot(arms, arms) * masses, numerics.norm(arms)
-
-
 def impact(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray,
            friction: float, impulses: list[tuple[np.ndarray, np.ndarray]],
-           gravity: float, edges: tuple[np.ndarray, np.ndarray] | None = None,
-           terms: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[bool, float]:
+           gravity: float, edges: tuple[np.ndarray, np.ndarray] | None = None
+           ) -> tuple[bool, float]:
     """What ``impulses`` do to the rigid set ``bodies`` (the arguments of
     :func:`overturned`): whether they overturn or shift it, and if not, how far (m)
     the rocking they set it to carries a centre of mass of its bodies before it
-    falls back (module docstring; 0.0 when nothing turns it up).  ``terms``: the
-    bodies' :func:`edge_terms` for ``edges``, when the caller keeps them (None:
-    computed here)."""
+    falls back (module docstring; 0.0 when nothing turns it up)."""
     total = sum((j for _, j in impulses), np.zeros(3))
     into = -numerics.dot3(total, normal)
     along = numerics.norm3(total + into * normal)
@@ -142,14 +124,18 @@ def impact(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray,
     if np.any(numerics.dot(cross(r, -mass * gravity * up), u) >= 0.0):
         return True, 0.0               # gravity itself turns it over an edge
     moment = sum(numerics.dot(cross(p - a, j), u) for p, j in impulses)
-    per_body, reach = edge_terms(bodies, edges) if terms is None else terms
-    inertia = numerics.fsum_rows(per_body.T)                                    # (E,)
+    masses = np.array([b.mass for b in bodies])
+    arms = np.array([b.com for b in bodies])[None, :, :] - a[:, None, :]     # (E, B, 3)
+    arms -= numerics.dot(arms, u[:, None, :])[:, :, None] * u[:, None, :]
+    tensors = np.array([b.inertia for b in bodies])                         # (B, 3, 3)
+    own = numerics.dot(numerics.dot(u[:, None, None, :], tensors[None]), u[:, None, :])
+    inertia = numerics.fsum_rows((own + numerics.dot(arms, arms) * masses).T)    # (E,)
     lift = (numerics.norm(vertical) * numerics.norm(r)
             - numerics.dot(vertical, r))
     energy = np.where(moment > 0.0, moment, 0.0) ** 2 / (2.0 * inertia)
     if np.any(energy >= mass * gravity * lift):
         return True, 0.0
-    return False, rocking(energy, mass * gravity, vertical, r, reach)
+    return False, rocking(energy, mass * gravity, vertical, r, numerics.norm(arms))
 
 
 def rocking(energy: np.ndarray, weight: float, vertical: np.ndarray, r: np.ndarray,
