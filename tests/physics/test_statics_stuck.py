@@ -124,3 +124,15 @@ def test_a_stuck_program_that_presolve_leaves_alone_is_not_tried_twice_by_the_du
     check.setOptionValue("primal_feasibility_tolerance", statics.FEASIBILITY_TOLERANCE)
     check.run()
     assert check.getModelStatus() == highspy.HighsModelStatus.kInfeasible
+
+
+def test_a_stuck_program_that_presolve_reduces_is_decided_by_the_try_with_presolve():
+    """The Tilted pile of ``data/stuck_statics.json``: its presolve reduces it, so the
+    try with presolve is made after the stuck one without, and it decides."""
+    bodies, contacts, gravity = load_program()
+    with caches_enabled(False):
+        assert solve_statics(bodies, contacts, gravity) is None
+        highs = statics._highs()
+        assert highs.getOptionValue("presolve")[1] == "on"
+        assert highs.getOptionValue("simplex_strategy")[1] == 1
+        assert highs.getModelStatus() == highspy.HighsModelStatus.kInfeasible
