@@ -66,7 +66,7 @@ SIMPLEX_ITERATIONS_PER_ROW = 3
 #: (primal: 1.3); read as "cannot hold", that woke 16 welded pieces, which fell.
 #: A try with presolve whose presolve reduces nothing is the try without it, made
 #: already: it is left out (a stuck 20-body Tilted pile under a sliding block spent
-#: 45 of its 100 ms CPU so, stuck again, before the primal simplex).
+#: 43 of its 93 ms CPU so, stuck again, before the primal simplex).
 SIMPLEX_ATTEMPTS = (("off", 1), ("on", 1), ("off", 4))
 
 
