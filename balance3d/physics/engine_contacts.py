@@ -9,6 +9,7 @@ kilograms, seconds and newtons.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 Vec3 = tuple[float, float, float]
@@ -69,12 +70,14 @@ class WeldEngine:
         return ContactPoint(p[1], p[2], tuple(v / c for v in p[5]), tuple(v / c for v in p[6]),
                             tuple(p[7]), p[8] / c, p[9] * scale)
 
-    def contact_points(self, limit: float) -> list[ContactPoint]:
+    def contact_points(self, limit: float,
+                       pairs: Callable[[int, int], bool] | None = None) -> list[ContactPoint]:
         """Bullet's contact manifolds of the last step, in Bullet's order: the points
-        whose signed distance is at most ``limit`` m (the others are not read)."""
+        whose signed distance is at most ``limit`` m and, with ``pairs``, whose engine
+        ids (body A, body B) it accepts (the others are not read)."""
         c, scale = self._scale(), self.world.force_scale()
         return [self._read(p, c, scale) for p in self.world.contact_points()
-                if p[8] / c <= limit]
+                if p[8] / c <= limit and (pairs is None or pairs(p[1], p[2]))]
 
     def closest_points(self, uid_a: int, uid_b: int, reach: float) -> list[ContactPoint]:
         """The closest points of bodies ``uid_a`` (as body A) and ``uid_b`` within

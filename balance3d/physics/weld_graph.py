@@ -23,12 +23,35 @@ class WeldGraph:
     pair's contacts), read against the World's live set of welded bodies.
     ``geometry`` counts the changes of the stored contacts' bodies, points and
     normals (not of their forces alone): what is computed from those alone may be
-    kept while it stays."""
+    kept while it stays.  ``edits`` counts every change of the stored contacts,
+    forces included, and :meth:`stamp` says at which a body's last came: what is
+    computed from one body's stored contacts may be kept while its stamp stays."""
 
     def __init__(self, world) -> None:
         self.world = world
         self.pairs: dict[frozenset, list[WeldContact]] = {}
         self.geometry = 0
+        self.edits = 0
+        self._edited: dict[str, int] = {}
+        self._reset = 0
+
+    def stamp(self, name: str) -> int:
+        """The count of :attr:`edits` at the last change of a stored contact of
+        ``name``'s (the latest clear or restore for one never changed since)."""
+        return max(self._reset, self._edited.get(name, 0))
+
+    def _edit(self, pairs: Iterable[frozenset]) -> None:
+        """The stored contacts of ``pairs`` have changed."""
+        self.edits += 1
+        for pair in pairs:
+            for name in pair:
+                self._edited[name] = self.edits
+
+    def _reset_all(self) -> None:
+        """Every stored contact has changed."""
+        self.edits += 1
+        self._reset = self.edits
+        self._edited.clear()
 
     @property
     def welded(self) -> set[str]:
@@ -43,6 +66,7 @@ class WeldGraph:
         """Forget every stored contact."""
         self.pairs.clear()
         self.geometry += 1
+        self._reset_all()
 
     def contacts(self) -> tuple[WeldContact, ...]:
         """Every stored contact, each pair's together, pairs in the order stored."""
@@ -53,6 +77,7 @@ class WeldGraph:
         for ct in contacts:
             self.pairs.setdefault(frozenset((ct.body_a, ct.body_b)), []).append(ct)
         self.geometry += 1
+        self._reset_all()
 
     def update(self, pairs: dict[frozenset, list[WeldContact]]) -> None:
         """Replace the stored contacts of the pairs of ``pairs`` with theirs."""
@@ -62,12 +87,17 @@ class WeldGraph:
                 self.geometry += 1
                 break
         self.pairs.update(pairs)
+        self._edit(pairs)
 
     def drop(self, names: set[str]) -> None:
         """Forget the stored contacts of every pair with a body of ``names``."""
-        for pair in [p for p in self.pairs if p & names]:
+        dropped = [p for p in self.pairs if p & names]
+        for pair in dropped:
             del self.pairs[pair]
             self.geometry += 1
+        # each of ``names`` changes (it may go or be welded again elsewhere), and
+        # every body that shared a pair with one
+        self._edit(dropped + [frozenset((n,)) for n in names])
 
     def stored(self, a: str | None, b: str | None) -> Iterator[tuple]:
         """Stored contacts of welded pairs involving ``a`` and ``b`` (None: any), as

@@ -14,7 +14,8 @@ import numpy as np
 
 from balance3d.physics.engine_contacts import ContactPoint
 from balance3d.physics.load_samples import LoadSamples
-from balance3d.physics.statics import StaticsBody, StaticsContact, solve_statics, unbalanced
+from balance3d.physics.statics import (StaticsBody, StaticsContact, beyond_tolerance,
+                                       residuals, solve_statics)
 from balance3d.physics.weld_graph import WeldGraph
 from balance3d.physics.weld_patches import ContactPatches
 from balance3d.physics.weld_state import WeldContact
@@ -33,6 +34,8 @@ class WeldStatics:
         self.graph = graph
         self.patches = patches
         self.loads = loads
+        # per welded body: its residuals under its stored forces (:meth:`_residuals`)
+        self._kept: dict[str, tuple] = {}
 
     def _part(self, name: str):
         return self.world.body(name).part
@@ -126,28 +129,48 @@ class WeldStatics:
 
     def unbalanced(self, names: set[str]) -> set[str]:
         """The welded bodies of ``names`` that their stored contact forces do not hold
-        at rest (a load on them came or went since those forces were solved)."""
-        w = self.world
+        at rest (a load on them came or went since those forces were solved).
+
+        Each body's residuals (:func:`~balance3d.physics.statics.residuals`) depend
+        on its own stored contacts alone (welded bodies do not move), so they are
+        kept per body while its :meth:`~balance3d.physics.weld_graph.WeldGraph.stamp`
+        stays: the same bits as computed afresh, the tolerance taken over the bodies
+        asked together."""
         names = sorted(names, key=self.graph.order().__getitem__)
-        index = {n: i for i, n in enumerate(names)}
-        points, forces, owner = [], [], []
+        if not names:
+            return set()
+        kept = [self._residuals(n) for n in names]
+        bad = beyond_tolerance(np.array([k[1] for k in kept]), np.array([k[2] for k in kept]),
+                               np.array([k[3] for k in kept]), max(k[4] for k in kept),
+                               self.world.settings.gravity)
+        return {n for n, b in zip(names, bad.tolist()) if b}
+
+    def _residuals(self, name: str) -> tuple:
+        """(stamp, mass kg, net force N, net torque N m, longest lever arm m) of body
+        ``name`` under its stored contact forces, kept while its stamp stays."""
+        stamp = self.graph.stamp(name)
+        known = self._kept.get(name)
+        if known is not None and known[0] == stamp:
+            return known
+        points, forces = [], []
         for pair, stored in self.graph.pairs.items():
-            if not pair & index.keys():
+            if name not in pair:
                 continue
             for ct in stored:
-                if ct.body_a in index:
+                if ct.body_a == name:
                     points.append(ct.position)
                     forces.append(ct.force)
-                    owner.append(index[ct.body_a])
-                if ct.body_b in index:
+                if ct.body_b == name:
                     points.append(ct.position)
                     forces.append(tuple(-v for v in ct.force))
-                    owner.append(index[ct.body_b])
-        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0])) for n in names]
-        bad = unbalanced(bodies, np.array(points, float).reshape(-1, 3),
-                         np.array(forces, float).reshape(-1, 3), np.array(owner, int),
-                         w.settings.gravity)
-        return {n for n, b in zip(names, bad.tolist()) if b}
+        body = StaticsBody(self._part(name).mass, tuple(self.world.pose(name)[0]))
+        force, torque, length = residuals(
+            [body], np.array(points, float).reshape(-1, 3),
+            np.array(forces, float).reshape(-1, 3), np.zeros(len(points), int),
+            self.world.settings.gravity)
+        known = (stamp, body.mass, float(force[0]), float(torque[0]), length)
+        self._kept[name] = known
+        return known
 
     def solve_group(self, group: set[str], loaded: set[str], loads_from: set[str],
                     live: Live):

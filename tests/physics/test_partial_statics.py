@@ -8,6 +8,8 @@ and a welded structure that takes a new load against its weight.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -94,3 +96,29 @@ def test_a_load_landing_on_one_side_keeps_the_whole_weight_on_the_table(on):
         below = "post" if lower == "plank" else "plank"
         carried = sum(ct.normal_force for ct in world.contacts(lower, below))
         assert carried == pytest.approx(weight, rel=1e-6)
+
+
+def test_the_kept_residuals_follow_the_stored_forces():
+    """A welded plank on a post with a cube on each side: the stored forces hold every
+    body.  Halve the forces stored between the left cube and the plank, and the cube
+    lacks half its weight while the plank is pushed down with half of it too little:
+    those two, and only they, are unbalanced (the residuals kept per body must be
+    computed again); put the forces back, and every body is held again."""
+    world = World(SETTINGS)
+    world.add("table", TABLE, (0.0, 0.0, -TABLE.extents[2] / 2))
+    world.add("post", CUBE, (0.0, 0.0, 0.0125))
+    world.add("plank", PLANK, (0.0, 0.0, 0.0375))
+    world.add("left", CUBE, (-ARM, 0.0, 0.0625))
+    world.add("right", CUBE, (ARM, 0.0, 0.0625))
+    world.step(round(0.3 / SETTINGS.time_step))
+    welded = {"post", "plank", "left", "right"}
+    assert set(world.welded_names) == welded
+    welds = world._welds
+    assert welds.statics.unbalanced(welded) == set()
+    pair = frozenset(("left", "plank"))
+    stored = welds.graph.pairs[pair]
+    welds.graph.update({pair: [replace(ct, force=tuple(0.5 * v for v in ct.force))
+                               for ct in stored]})
+    assert welds.statics.unbalanced(welded) == {"left", "plank"}
+    welds.graph.update({pair: stored})
+    assert welds.statics.unbalanced(welded) == set()

@@ -13,6 +13,12 @@ least 12 mm inside its support.  HiGHS's dual simplex needs 410 iterations (3.1 
 row) with presolve and without, over the iteration limit; its primal simplex
 finds the forces in 179.  Read as "cannot hold", it woke 16 welded pieces, and
 the tower fell.
+
+The program in ``data/stuck_pile_statics.json`` was met while a dropped block slid on
+a welded Tilted pile of 20 bodies (121 contacts).  HiGHS's interior-point method
+finds it infeasible; its dual simplex stops with the status "unknown" with presolve
+and without, and its presolve reduces nothing, so the try with presolve is the
+try without it again and is not made.
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ from balance3d.physics.statics import StaticsBody, StaticsContact, solve_statics
 
 DATA = Path(__file__).parent / "data" / "stuck_statics.json"
 TOWER = Path(__file__).parent / "data" / "stuck_tower_statics.json"
+PILE = Path(__file__).parent / "data" / "stuck_pile_statics.json"
 #: HiGHS's simplex strategy for the primal simplex.
 PRIMAL_SIMPLEX = 4
 
@@ -80,3 +87,52 @@ def test_the_stuck_tower_program_is_found_to_hold_by_the_primal_simplex():
     assert (push >= -statics.SOLUTION_TOLERANCE * weight).all()
     assert (slide <= np.array([c.friction for c in contacts]) * push
             + statics.SOLUTION_TOLERANCE * weight).all()
+
+
+def test_a_stuck_program_that_presolve_leaves_alone_is_not_tried_twice_by_the_dual(monkeypatch):
+    bodies, contacts, gravity = load_program(PILE)
+    assert (len(bodies), len(contacts)) == (20, 121)
+    runs = []
+    run = highspy.Highs.run
+
+    def counted(self):
+        status = run(self)
+        runs.append((self.getOptionValue("presolve")[1],
+                     self.getOptionValue("simplex_strategy")[1], self.getModelStatus()))
+        return status
+
+    monkeypatch.setattr(highspy.Highs, "run", counted)
+    with caches_enabled(False):
+        assert solve_statics(bodies, contacts, gravity) is None
+        model = statics._highs().getLp()
+    stuck = highspy.HighsModelStatus.kUnknown
+    # the dual simplex without presolve, then the primal simplex: both stuck
+    assert runs == [("off", 1, stuck), ("off", PRIMAL_SIMPLEX, stuck)]
+    # the same program: presolve reduces nothing, and the interior-point method
+    # decides it, infeasible ("cannot hold", as read)
+    monkeypatch.setattr(highspy.Highs, "run", run)
+    check = highspy.Highs()
+    check.setOptionValue("output_flag", False)
+    check.passModel(model)
+    check.setOptionValue("presolve", "on")
+    check.presolve()
+    assert check.getModelPresolveStatus() == highspy.HighsPresolveStatus.kNotReduced
+    check.clear()
+    check.setOptionValue("output_flag", False)
+    check.passModel(model)
+    check.setOptionValue("solver", "ipm")
+    check.setOptionValue("primal_feasibility_tolerance", statics.FEASIBILITY_TOLERANCE)
+    check.run()
+    assert check.getModelStatus() == highspy.HighsModelStatus.kInfeasible
+
+
+def test_a_stuck_program_that_presolve_reduces_is_decided_by_the_try_with_presolve():
+    """The Tilted pile of ``data/stuck_statics.json``: its presolve reduces it, so the
+    try with presolve is made after the stuck one without, and it decides."""
+    bodies, contacts, gravity = load_program()
+    with caches_enabled(False):
+        assert solve_statics(bodies, contacts, gravity) is None
+        highs = statics._highs()
+        assert highs.getOptionValue("presolve")[1] == "on"
+        assert highs.getOptionValue("simplex_strategy")[1] == 1
+        assert highs.getModelStatus() == highspy.HighsModelStatus.kInfeasible
