@@ -55,8 +55,11 @@ SHAPE_P = 0.05
 FIT_RUNS, CHECK_RUNS = "fit_runs.jsonl", "check_runs.jsonl"
 #: How the interval of the value found is computed, for the report.
 INTERVAL_METHODS = {
+    "fieller": "Fieller: the values whose fitted predictor is within the quantile times "
+               "its standard error of the target (normal quantile for the logistic, "
+               "Student t for a line), from the local fit",
     "delta": "delta method: the fitted coefficients' covariance propagated to the root "
-             "(normal quantile for the logistic, Student t for least squares)",
+             "(Student t), from the local fit",
     "bracket": "bracket: the outcomes separate, every run below it gave one answer and "
                "every run above it the other"}
 
@@ -291,17 +294,10 @@ def fit_sweep(sweep: Sweep, request: FitRequest, out: str | Path | None = None,
                                                          request.points)
                              for t in tasks_at(v)], progress)
         while True:
-            found = adaptive.estimate(*_xy(rows, request), model, request.target,
-                                      request.low, request.high)
-            if found.half_width <= precision:
-                stopped = "precision"
-                break
-            if len(rows) + size > request.max_runs:
-                stopped = "max_runs"
-                break
-            value = adaptive.next_value(found, size, request.low, request.high)
-            if value is None:
-                stopped = "resolution"
+            found, stopped, value = adaptive.decide(
+                *_xy(rows, request), model, request.target, request.low, request.high,
+                precision, size, request.max_runs)
+            if stopped is not None:
                 break
             rows = rows + fit_runs.get(tasks_at(value), progress)
         value = float(f"{found.value:.{CHECK_DIGITS}g}")
@@ -346,7 +342,9 @@ def _report(sweep: Sweep, request: FitRequest, kind: str, found: adaptive.Estima
     if curve is not None:
         fit.update(model=curve.model, centre=curve.centre, scale=curve.scale,
                    coefficients=curve.coef.tolist(), covariance=curve.cov.tolist(),
-                   slope_p=curve.slope_p(), sd=root.sd)
+                   slope_p=curve.slope_p(), sd=root.sd, window=list(found.window),
+                   window_runs=sum(r["n"] for r in at_values
+                                   if found.window[0] <= r["value"] <= found.window[1]))
         if curve.deviance is not None:
             fit.update(deviance=curve.deviance, deviance_df=curve.deviance_df,
                        deviance_p=curve.deviance_p())
@@ -396,7 +394,11 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             if fit["deviance_p"] < SHAPE_P else ""
         lines.append(f"shape: deviance {fit['deviance']:.3g} on {fit['deviance_df']} df, "
                      f"p = {fit['deviance_p']:.2g}{hint}")
-    how = "delta method" if fit["method"] == "delta" else "bracket of the change"
+    how = {"fieller": "Fieller", "delta": "delta method",
+           "bracket": "bracket of the change"}[fit["method"]]
+    if "window" in fit:
+        how += (f"; fitted to the {fit['window_runs']} runs in [{fit['window'][0]:.5g}, "
+                f"{fit['window'][1]:.5g}]")
     lines.append(f"found: {param} = {fit['value']:.5g}, 95% interval "
                  f"[{fit['low']:.5g}, {fit['high']:.5g}] ({how})")
     verdict = "inside" if check["target_inside"] else "OUTSIDE"
