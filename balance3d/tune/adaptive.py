@@ -31,6 +31,7 @@ same with any number of workers and on Ray.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,9 +46,10 @@ CANDIDATES = 201
 #: significant digits of every value run (so a value reads as a designer writes it).
 VALUE_DIGITS = 6
 #: half-width of the local fit's window around the answer, in precisions (the
-#: requested half-width): the model is asked to hold only over a few times the
-#: resolution wanted.
-LOCAL_PRECISIONS = 3.0
+#: requested half-width): the model is asked to hold only over twice the resolution
+#: wanted each side (on a skewed curve, 3 let its far side bias the root and the
+#: interval cover 85 % instead of 95 %: tests/tune/test_adaptive_coverage.py).
+LOCAL_PRECISIONS = 2.0
 #: fewest distinct values a local window holds (it widens until it does): one more
 #: than the two coefficients of a logistic or a line.
 MIN_LOCAL_VALUES = 3
@@ -136,13 +138,24 @@ def _window(x: np.ndarray, centre: float, half: float) -> np.ndarray:
 
 
 def _overlap(x: np.ndarray, y: np.ndarray) -> bool:
-    """Whether the runs' outcomes overlap: a value gave a 1 above some value that gave
-    a 0 and below another (what a fit needs; a mean outcome always overlaps)."""
+    """Whether the runs' 0/1 outcomes overlap: neither answer's runs all lie at or
+    below the other's (what a logistic fit needs; a mean outcome always overlaps)."""
     if not np.isin(y, (0.0, 1.0)).all():
         return True
     zeros, ones = x[y == 0.0], x[y == 1.0]
     return len(zeros) > 0 and len(ones) > 0 and zeros.max() > ones.min() \
         and ones.max() > zeros.min()
+
+
+def _fit(x: np.ndarray, y: np.ndarray, model: str) -> Curve:
+    """:func:`~balance3d.tune.curves.fit_curve`, without statsmodels' warning of
+    fitted chances near 0 or 1: a value of the runs that gave one answer only is
+    what the outcomes say, not a failed fit (outcomes that separate are refused)."""
+    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PerfectSeparationWarning)
+        return fit_curve(x, y, model)
 
 
 def local_fit(x: np.ndarray, y: np.ndarray, model: str, target: float, low: float,
@@ -153,7 +166,7 @@ def local_fit(x: np.ndarray, y: np.ndarray, model: str, target: float, low: floa
     (at most :data:`LOCAL_ITERATIONS` refits); a window whose runs cannot be fitted
     (too few values, separated outcomes, a root outside it) is left at the last
     window that could.  :class:`FitError` when not even every run gives a fit."""
-    curve = fit_curve(x, y, model)
+    curve = _fit(x, y, model)
     root = solve(curve, target, low, high)
     inside = np.ones(len(x), dtype=bool)
     for _ in range(LOCAL_ITERATIONS):
@@ -161,7 +174,7 @@ def local_fit(x: np.ndarray, y: np.ndarray, model: str, target: float, low: floa
         if np.array_equal(chosen, inside) or not _overlap(x[chosen], y[chosen]):
             break
         try:
-            near = fit_curve(x[chosen], y[chosen], model)
+            near = _fit(x[chosen], y[chosen], model)
             found = solve(near, target, low, high)
         except FitError:
             break
@@ -206,11 +219,21 @@ def next_value(found: Estimate, batch: int, low: float, high: float) -> float | 
     # weight): by Sherman-Morrison the root's variance g^T C g drops by
     # k w (g^T C r)^2 / (1 + k w r^T C r), C the fit's covariance
     rows = curve.basis(candidates)
-    weights = np.array([curve.run_information(float(c))[0, 0] for c in candidates])
+    weights = _run_weights(curve, candidates)
     spread = rows @ curve.cov
     drop = batch * weights * (spread @ gradient) ** 2 \
         / (1 + batch * weights * np.einsum("ij,ij->i", spread, rows))
     return rounded(float(candidates[int(np.argmax(drop))]))
+
+
+def _run_weights(curve: Curve, x: np.ndarray) -> np.ndarray:
+    """(n,) the weight of one run's information at each of ``x``, as
+    :meth:`~balance3d.tune.curves.Curve.run_information` weighs it: p (1 - p) for
+    the logistic, 1 / variance for least squares."""
+    if curve.model == "logistic":
+        p = curve(x)
+        return p * (1 - p)
+    return np.full(len(x), 1.0 / curve.variance if curve.variance else 0.0)
 
 
 def decide(x: np.ndarray, y: np.ndarray, model: str, target: float, low: float,

@@ -3,8 +3,9 @@
 A fit runs a sweep's experiment, restricted to one of its cases, at values of one
 parameter in [low, high] (the sweep's other parameters held at their single value),
 fits the outcome against the parameter (:mod:`balance3d.tune.curves`: logistic for a
-"probability" outcome, a line or a parabola for a "mean") and solves the fitted curve
-for the target.  The values come from a sequential design
+"probability" outcome, a line or a parabola for a "mean"), to the runs near the
+answer only, and solves the fitted curve for the target, with Fieller's interval
+(:func:`balance3d.tune.adaptive.estimate`).  The values come from a sequential design
 (:mod:`balance3d.tune.adaptive`): an opening of ``points`` evenly spaced values,
 ``repetitions`` runs each, then batches of ``repetitions`` runs, each at the value
 where the fit is least sure of the target, until the answer's 95 % interval has a
