@@ -68,7 +68,8 @@ def main() -> None:
                "check_value": check["value"], "check_rate": check["mean"],
                "check_low": check["low"], "check_high": check["high"],
                "inside": check["target_inside"],
-               "holds_truth": None if truth is None else fit["low"] <= truth <= fit["high"]}
+               "holds_truth": None if truth is None
+               else bool(fit["low"] <= truth <= fit["high"])}
         rows.append(row)
         print(f"seed {seed:2d}: {row['runs']:3d} runs, {fit['value']:.1f} kg/m^3 "
               f"[{fit['low']:.1f}, {fit['high']:.1f}] ({row['width']:.1f} wide, "

@@ -124,7 +124,8 @@ def fieller(curve: Curve, target: float, low: float, high: float) -> tuple[float
     if qa <= 0 or disc < 0:
         return low, high
     ends = sorted(((-qb - math.sqrt(disc)) / qa, (-qb + math.sqrt(disc)) / qa))
-    return (curve.centre + curve.scale * ends[0], curve.centre + curve.scale * ends[1])
+    return (float(curve.centre + curve.scale * ends[0]),
+            float(curve.centre + curve.scale * ends[1]))
 
 
 def _window(x: np.ndarray, centre: float, half: float) -> np.ndarray:
