@@ -47,8 +47,9 @@ CANDIDATES = 201
 VALUE_DIGITS = 6
 #: half-width of the local fit's window around the answer, in precisions (the
 #: requested half-width): the model is asked to hold only over twice the resolution
-#: wanted each side (on a skewed curve, 3 let its far side bias the root and the
-#: interval cover 85 % instead of 95 %: tests/tune/test_adaptive_coverage.py).
+#: wanted each side (in trial fits of the skewed curve of
+#: tests/tune/test_adaptive_coverage.py, 3 let its far side bias the root: the
+#: interval covered it in 17 of 20 fits, against 19 of 20 with 2).
 LOCAL_PRECISIONS = 2.0
 #: fewest distinct values a local window holds (it widens until it does): one more
 #: than the two coefficients of a logistic or a line.
