@@ -10,8 +10,8 @@ finds the value of one parameter for which the sweep's experiment (one case of i
 chosen with ``--case KEY=VALUE``) gives the target outcome.  It opens with
 ``--points`` values evenly spaced across [LO, HI], ``--repetitions`` runs each, fits
 the outcome against the parameter by maximum likelihood (logistic for a rate, a line
-or parabola for a mean) and solves the fit for the target with its 95% interval
-(delta method).  Then it runs batches of ``--repetitions`` runs, each at the value
+or parabola for a mean), near the answer only, and solves the fit for the target
+with its 95% interval (Fieller's; a parabola's by the delta method).  Then it runs batches of ``--repetitions`` runs, each at the value
 where the fit is least sure of the target (half-way across the gap while the
 outcomes separate), until the interval's half-width is at most ``--precision`` or
 ``--max-runs`` are spent, and checks the answer with ``--check`` more runs at the

@@ -215,8 +215,11 @@ def _check_overlap(x: np.ndarray, y: np.ndarray) -> None:
             values = np.unique(x)
             rates = np.array([y[x == v].mean() for v in values])
             low_answer = 0.0 if ones_above else 1.0
-            below = float(values[rates == low_answer].max())
-            above = float(values[rates == 1.0 - low_answer].min())
+            low_side = values[rates == low_answer]
+            high_side = values[rates == 1.0 - low_answer]
+            # a mixed value at an end of the runs bounds the change itself
+            below = float(low_side.max() if len(low_side) else values.min())
+            above = float(high_side.min() if len(high_side) else values.max())
             raise SeparationError(
                 f"the outcome changes from {'false' if ones_above else 'true'} to "
                 f"{'true' if ones_above else 'false'} between {zeros.max():g} and "

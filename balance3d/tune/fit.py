@@ -3,8 +3,9 @@
 A fit runs a sweep's experiment, restricted to one of its cases, at values of one
 parameter in [low, high] (the sweep's other parameters held at their single value),
 fits the outcome against the parameter (:mod:`balance3d.tune.curves`: logistic for a
-"probability" outcome, a line or a parabola for a "mean") and solves the fitted curve
-for the target.  The values come from a sequential design
+"probability" outcome, a line or a parabola for a "mean"), to the runs near the
+answer only, and solves the fitted curve for the target, with Fieller's interval
+(:func:`balance3d.tune.adaptive.estimate`).  The values come from a sequential design
 (:mod:`balance3d.tune.adaptive`): an opening of ``points`` evenly spaced values,
 ``repetitions`` runs each, then batches of ``repetitions`` runs, each at the value
 where the fit is least sure of the target, until the answer's 95 % interval has a
@@ -55,8 +56,11 @@ SHAPE_P = 0.05
 FIT_RUNS, CHECK_RUNS = "fit_runs.jsonl", "check_runs.jsonl"
 #: How the interval of the value found is computed, for the report.
 INTERVAL_METHODS = {
+    "fieller": "Fieller: the values whose fitted predictor is within the quantile times "
+               "its standard error of the target (normal quantile for the logistic, "
+               "Student t for a line), from the local fit",
     "delta": "delta method: the fitted coefficients' covariance propagated to the root "
-             "(normal quantile for the logistic, Student t for least squares)",
+             "(Student t), from the local fit",
     "bracket": "bracket: the outcomes separate, every run below it gave one answer and "
                "every run above it the other"}
 
@@ -291,17 +295,10 @@ def fit_sweep(sweep: Sweep, request: FitRequest, out: str | Path | None = None,
                                                          request.points)
                              for t in tasks_at(v)], progress)
         while True:
-            found = adaptive.estimate(*_xy(rows, request), model, request.target,
-                                      request.low, request.high)
-            if found.half_width <= precision:
-                stopped = "precision"
-                break
-            if len(rows) + size > request.max_runs:
-                stopped = "max_runs"
-                break
-            value = adaptive.next_value(found, size, request.low, request.high)
-            if value is None:
-                stopped = "resolution"
+            found, stopped, value = adaptive.decide(
+                *_xy(rows, request), model, request.target, request.low, request.high,
+                precision, size, request.max_runs)
+            if stopped is not None:
                 break
             rows = rows + fit_runs.get(tasks_at(value), progress)
         value = float(f"{found.value:.{CHECK_DIGITS}g}")
@@ -346,7 +343,9 @@ def _report(sweep: Sweep, request: FitRequest, kind: str, found: adaptive.Estima
     if curve is not None:
         fit.update(model=curve.model, centre=curve.centre, scale=curve.scale,
                    coefficients=curve.coef.tolist(), covariance=curve.cov.tolist(),
-                   slope_p=curve.slope_p(), sd=root.sd)
+                   slope_p=curve.slope_p(), sd=root.sd, window=list(found.window),
+                   window_runs=sum(r["n"] for r in at_values
+                                   if found.window[0] <= r["value"] <= found.window[1]))
         if curve.deviance is not None:
             fit.update(deviance=curve.deviance, deviance_df=curve.deviance_df,
                        deviance_p=curve.deviance_p())
@@ -396,7 +395,11 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             if fit["deviance_p"] < SHAPE_P else ""
         lines.append(f"shape: deviance {fit['deviance']:.3g} on {fit['deviance_df']} df, "
                      f"p = {fit['deviance_p']:.2g}{hint}")
-    how = "delta method" if fit["method"] == "delta" else "bracket of the change"
+    how = {"fieller": "Fieller", "delta": "delta method",
+           "bracket": "bracket of the change"}[fit["method"]]
+    if "window" in fit:
+        how += (f"; fitted to the {fit['window_runs']} runs in [{fit['window'][0]:.5g}, "
+                f"{fit['window'][1]:.5g}]")
     lines.append(f"found: {param} = {fit['value']:.5g}, 95% interval "
                  f"[{fit['low']:.5g}, {fit['high']:.5g}] ({how})")
     verdict = "inside" if check["target_inside"] else "OUTSIDE"
