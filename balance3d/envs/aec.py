@@ -171,10 +171,11 @@ class BalanceEnv(AECEnv):
         if state.is_over:
             return mask
         kinds = {enc.kind_of(p) for p in state.legal_pieces()}
-        for i in range(enc.n_discrete):
-            if i < enc.n_drops and enc.drop_kind(i) not in kinds:
-                continue
-            mask[i] = state.is_legal(enc.discrete(state, i))[0]
+        if kinds:
+            for i, action in enc.drops(state, kinds).items():
+                mask[i] = state.is_legal(action)[0]
+        for j in range(len(enc.decisions)):
+            mask[enc.n_drops + j] = state.is_legal(enc.decision(state, j))[0]
         return mask
 
     def choice_mask(self) -> np.ndarray:

@@ -159,10 +159,6 @@ class Encoding(ABC):
         """Every continuous choice: the heads, then the decisions."""
         return self.n_heads + len(self.decisions)
 
-    def drop_kind(self, index: int) -> str:
-        """The piece kind of discrete drop ``index``."""
-        return self.kinds[index // (self.n_points * len(self.poses) * self.n_yaws)]
-
     def head_piece(self, choice: int) -> tuple[str, int]:
         """(kind, copy) of continuous head ``choice``."""
         kind, rest = divmod(choice, self.copies * len(self.poses))
@@ -177,11 +173,33 @@ class Encoding(ABC):
     def discrete(self, state: State, index: int) -> Action:
         """The action discrete ``index`` stands for in ``state`` (legal or not)."""
         if index < self.n_drops:
-            kind, rest = divmod(index, self.n_points * len(self.poses) * self.n_yaws)
-            point, rest = divmod(rest, len(self.poses) * self.n_yaws)
-            pose, yaw = divmod(rest, self.n_yaws)
-            return self.release(state, self.kinds[kind], point, self.poses[pose], yaw)
+            kind, point, pose, yaw = self.drop_cell(index)
+            return self.release(state, self.release_frame(state), self.piece(state, kind),
+                                point, pose, yaw)
         return self.decision(state, index - self.n_drops)
+
+    def drop_cell(self, index: int) -> tuple[str, int, str, int]:
+        """(kind, point, pose, yaw index) of discrete drop ``index``."""
+        kind, rest = divmod(index, self.n_points * len(self.poses) * self.n_yaws)
+        point, rest = divmod(rest, len(self.poses) * self.n_yaws)
+        pose, yaw = divmod(rest, self.n_yaws)
+        return self.kinds[kind], point, self.poses[pose], yaw
+
+    def drops(self, state: State, kinds: set[str]) -> dict[int, Action]:
+        """Discrete index -> action of every drop of a kind in ``kinds`` in
+        ``state``: the actions :meth:`discrete` gives, with the release frame and
+        each kind's piece found once."""
+        frame = self.release_frame(state)
+        pieces = {kind: self.piece(state, kind) for kind in kinds}
+        per_kind = self.n_points * len(self.poses) * self.n_yaws
+        made = {}
+        for k, kind in enumerate(self.kinds):
+            if kind not in kinds:
+                continue
+            for index in range(k * per_kind, (k + 1) * per_kind):
+                _, point, pose, yaw = self.drop_cell(index)
+                made[index] = self.release(state, frame, pieces[kind], point, pose, yaw)
+        return made
 
     def continuous(self, state: State, choice: int, release: np.ndarray) -> Action:
         """The action of continuous ``choice`` with ``release`` ((4,): x m, y m,
@@ -220,10 +238,17 @@ class Encoding(ABC):
     def kind_of(self, piece: str) -> str:
         """The kind of ``piece`` (pieces of one kind play alike)."""
 
+    def release_frame(self, state: State) -> Any:
+        """What every grid release point of ``state`` is placed from (the release
+        area, a base's outline), found once per mask; None by default."""
+        return None
+
     @abstractmethod
-    def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
-        """The physical action of a piece of ``kind`` at grid ``point`` with ``pose``
-        and grid ``yaw`` index, for the current player."""
+    def release(self, state: State, frame: Any, piece: str, point: int, pose: str,
+                yaw: int) -> Action:
+        """The physical action of ``piece`` at grid ``point`` with ``pose`` and grid
+        ``yaw`` index, for the current player, ``frame`` being
+        :meth:`release_frame` of ``state``."""
 
     @abstractmethod
     def held(self, state: State) -> list[str]:

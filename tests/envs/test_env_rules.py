@@ -35,6 +35,39 @@ def test_mask_agrees_with_is_legal_on_every_entry(game, variant, players):
     assert seen_drop
 
 
+#: (game, variant, seed, policy, steps at most, refusal codes the masks must meet):
+#: a drop asked while a decision is due and the reverse, bids above the coins held,
+#: blocks of lengths not held (Tilted); pieces not held, a level closed by a piece
+#: above it, a decision value not on offer (Tower); taken fields (Tri-Ba-Lance).
+REASON_CASES = [
+    ("tilted", "advanced", 3, "random", 12, {"drop_asked", "decision_asked", "bid_high",
+                                             "not_yours"}),
+    ("tower", "basic", 3, "random", 14, {"drop_asked", "decision_asked", "decision_value",
+                                         "not_yours", "level_closed"}),
+    ("tribalance", "basic", 3, "first", 4, {"field_taken"}),
+]
+
+
+@pytest.mark.parametrize("game,variant,seed,policy,steps,codes", REASON_CASES)
+def test_the_mask_agrees_with_is_legal_where_entries_are_illegal_for_different_reasons(
+        game, variant, seed, policy, steps, codes):
+    env = raw(game, variant=variant, players=2)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    seen: set[str] = set()
+    for _ in range(steps):
+        if env.state.is_over or codes <= seen:
+            break
+        enc, state = env.encoding, env.state
+        verdicts = [state.is_legal(enc.discrete(state, i)) for i in range(enc.n_discrete)]
+        mask = env.observe(env.agent_selection)["action_mask"]
+        assert mask.tolist() == [int(ok) for ok, _ in verdicts]
+        seen |= {reason.code for ok, reason in verdicts if not ok}
+        legal = np.flatnonzero(mask)
+        env.step(int(rng.choice(legal) if policy == "random" else legal[0]))
+    assert codes <= seen
+
+
 def test_an_illegal_attempt_gives_the_reason_a_penalty_and_the_same_agent():
     env = raw("tilted", action_mode="continuous")
     env.reset(seed=1)

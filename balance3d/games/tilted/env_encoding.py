@@ -74,17 +74,22 @@ class TiltedEncoding(Encoding):
     def stranger(self, kind: str) -> str:
         return f"{kind}-0"
 
-    def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
+    def release_frame(self, state: State) -> tuple[np.ndarray, np.ndarray] | None:
+        """(inner, outer): (2,) m, the middles of the high half's fulcrum-side and
+        end edges (None outside the drop phase)."""
         area = state.release_area()
         if area is None:
-            return Drop(self.piece(state, kind), 0.0, 0.0, FIND_DROP_HEIGHT,
-                        self.grid.yaw(yaw), pose)
+            return None
         corners = np.asarray(area["regions"][0]["polygon"], float)
-        inner = (corners[0] + corners[3]) / 2
-        outer = (corners[1] + corners[2]) / 2
+        return (corners[0] + corners[3]) / 2, (corners[1] + corners[2]) / 2
+
+    def release(self, state: State, frame: tuple[np.ndarray, np.ndarray] | None, piece: str,
+                point: int, pose: str, yaw: int) -> Action:
+        if frame is None:
+            return Drop(piece, 0.0, 0.0, FIND_DROP_HEIGHT, self.grid.yaw(yaw), pose)
+        inner, outer = frame
         x, y = inner + (point + 0.5) / self.n_points * (outer - inner)
-        return Drop(self.piece(state, kind), float(x), float(y), FIND_DROP_HEIGHT,
-                    self.grid.yaw(yaw), pose)
+        return Drop(piece, float(x), float(y), FIND_DROP_HEIGHT, self.grid.yaw(yaw), pose)
 
     def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         x, y, yaw, height = release

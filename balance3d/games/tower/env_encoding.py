@@ -77,16 +77,21 @@ class TowerEncoding(Encoding):
     def stranger(self, kind: str) -> str:
         return f"p0.{kind}.0"
 
-    def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
+    def release_frame(self, state: State) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) m: the bounds of the current player's base seen from
+        above (seat 0's when the game is over)."""
         seat = state.current_player
+        return base_outline(state.world, state.base(seat if seat is not None else 0)).bounds
+
+    def release(self, state: State, frame: tuple[float, float, float, float], piece: str,
+                point: int, pose: str, yaw: int) -> Action:
         n = self.grid.points
-        x0, y0, x1, y1 = base_outline(state.world, state.base(seat if seat is not None else 0)
-                                      ).bounds
+        x0, y0, x1, y1 = frame
         row, col = divmod(point, n)
         x = x0 + (col + 0.5) / n * (x1 - x0)
         y = y0 + (row + 0.5) / n * (y1 - y0)
-        return Drop(self.piece(state, kind), float(x), float(y),
-                    float(state.rules.find_drop_height), self.grid.yaw(yaw), pose)
+        return Drop(piece, float(x), float(y), float(state.rules.find_drop_height),
+                    self.grid.yaw(yaw), pose)
 
     def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         x, y, yaw, height = release

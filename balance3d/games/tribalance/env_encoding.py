@@ -69,8 +69,9 @@ class TribalanceEncoding(Encoding):
     def stranger(self, kind: str) -> str:
         return f"{kind}-p0.0"
 
-    def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
-        return Place(self.piece(state, kind), point)
+    def release(self, state: State, frame: None, piece: str, point: int, pose: str,
+                yaw: int) -> Action:
+        return Place(piece, point)
 
     def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         distances = np.hypot(self.fields[:, 0] - release[0], self.fields[:, 1] - release[1])
