@@ -54,31 +54,53 @@ class GridOptions:
 
 
 class Layout:
-    """The observation vector's fields in order: name, size, unit, bounds."""
+    """The observation vector's fields in order: key, name, shape, unit, bounds.
+    The vector is the fields flattened one after another; the ``"state"``
+    observation gives each field under its key, in its shape."""
 
     def __init__(self) -> None:
-        self.fields: list[tuple[str, int, str, float, float]] = []
+        self.fields: list[tuple[str, str, tuple[int, ...], str, float, float]] = []
 
-    def add(self, name: str, size: int, unit: str, low: float, high: float) -> None:
-        """Append a field of ``size`` entries, each within ``[low, high]`` in ``unit``."""
-        self.fields.append((name, int(size), unit, float(low), float(high)))
+    def add(self, key: str, name: str, shape: int | tuple[int, ...], unit: str, low: float,
+            high: float) -> None:
+        """Append field ``key`` (``name`` says what it holds) of ``shape`` entries,
+        each within ``[low, high]`` in ``unit``."""
+        if any(f[0] == key for f in self.fields):
+            raise ValueError(f"the layout has a field {key!r} already")
+        shape = (int(shape),) if isinstance(shape, int) else tuple(int(d) for d in shape)
+        self.fields.append((key, name, shape, unit, float(low), float(high)))
 
     @property
     def size(self) -> int:
         """Entries in the whole vector."""
-        return sum(f[1] for f in self.fields)
+        return sum(int(np.prod(f[2])) for f in self.fields)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high), each (size,) float64."""
-        low = np.concatenate([np.full(f[1], f[3]) for f in self.fields])
-        high = np.concatenate([np.full(f[1], f[4]) for f in self.fields])
+        low = np.concatenate([np.full(int(np.prod(f[2])), f[4]) for f in self.fields])
+        high = np.concatenate([np.full(int(np.prod(f[2])), f[5]) for f in self.fields])
         return low, high
 
+    def spaces(self) -> dict[str, tuple[tuple[int, ...], float, float]]:
+        """key -> (shape, low, high) of every field."""
+        return {key: (shape, low, high) for key, _, shape, _, low, high in self.fields}
+
+    def split(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """key -> the field's entries of ``vector`` ((size,) float64), in its shape
+        (copies, float64)."""
+        out, offset = {}, 0
+        for key, _, shape, _, _, _ in self.fields:
+            size = int(np.prod(shape))
+            out[key] = np.array(vector[offset:offset + size], dtype=np.float64).reshape(shape)
+            offset += size
+        return out
+
     def describe(self) -> list[str]:
-        """One line a field: offset, size, name and unit."""
+        """One line a field: offset, size, key, name, shape and unit."""
         lines, offset = [], 0
-        for name, size, unit, _, _ in self.fields:
-            lines.append(f"[{offset}:{offset + size}] {name} ({unit})")
+        for key, name, shape, unit, _, _ in self.fields:
+            size = int(np.prod(shape))
+            lines.append(f"[{offset}:{offset + size}] {key} {shape}: {name} ({unit})")
             offset += size
         return lines
 
@@ -107,9 +129,9 @@ def pose_rows(state: State, names: list[str]) -> np.ndarray:
     return rows
 
 
-def add_pose_fields(layout: Layout, what: str, count: int) -> None:
-    """The :func:`pose_rows` of ``count`` bodies, flattened, as layout fields."""
-    layout.add(f"{what}: present, x, y, z, qx, qy, qz, qw per body", 8 * count,
+def add_pose_fields(layout: Layout, key: str, what: str, count: int) -> None:
+    """The :func:`pose_rows` of ``count`` bodies as layout field ``key``, (count, 8)."""
+    layout.add(key, f"{what}: present, x, y, z, qx, qy, qz, qw per body", (count, 8),
                "1; m; quaternion", -POSITION_BOUND, POSITION_BOUND)
 
 

@@ -158,3 +158,32 @@ def test_play_acts_for_the_current_player_while_a_terminated_agent_is_selected()
     env.play(env.state.legal_release())   # the Gymnasium env plays bots like this
     assert "verdict" in env.infos["player_1"] and "verdict" not in env.infos["player_0"]
     assert env.state.current_player == 2
+
+
+@pytest.mark.parametrize("game", ["tilted", "tribalance", "tower"])
+def test_the_state_observation_holds_the_vector_s_numbers_by_field(game):
+    vector_env, state_env = raw(game), raw(game, observation_mode="state")
+    for env in (vector_env, state_env):
+        env.reset(seed=2)
+    agent = vector_env.agent_selection
+    vector = vector_env.observe(agent)["observation"]
+    fields = state_env.observe(agent)["observation"]
+    assert state_env.observation_space(agent).contains(state_env.observe(agent))
+    # the seats first, then the layout's fields in order, flattened: the vector
+    keys = ["observer", "acting", *(f[0] for f in state_env.encoding.layout.fields)]
+    assert list(fields) == keys
+    assert np.array_equal(np.concatenate([fields[k].ravel() for k in keys]), vector)
+
+
+def test_the_state_observation_names_the_tilted_beam_coins_and_phase():
+    env = raw("tilted", players=3, observation_mode="state")
+    env.reset(seed=4)
+    fields = env.observe(env.agent_selection)["observation"]
+    state = env.state
+    position, orientation = state.world.pose("beam")
+    assert np.array_equal(fields["beam"][0], np.concatenate([[1.0], position, orientation]))
+    assert fields["coins"].tolist() == [float(c) for c in state.scores]
+    assert fields["observer"].tolist() == fields["acting"].tolist()
+    assert fields["acting"][state.current_player] == 1.0 and fields["acting"].sum() == 1.0
+    phases = [p.value for p in type(state.phase)]
+    assert fields["phase"].tolist() == [float(p == state.phase.value) for p in phases]

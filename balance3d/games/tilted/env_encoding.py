@@ -47,21 +47,21 @@ class TiltedEncoding(Encoding):
                                       float(rules.max_drop_height)])
         n = self.players
         layout = Layout()
-        add_pose_fields(layout, "beam", 1)
-        add_pose_fields(layout, f"blocks {', '.join(self.blocks)}", len(self.blocks))
-        layout.add("per block: held by seat 0..n-1, in the supply, frozen",
-                   len(self.blocks) * (n + 2), "1", 0.0, 1.0)
-        layout.add("coins per seat", n, "coins", -COUNT_BOUND, COUNT_BOUND)
-        layout.add("eliminated per seat", n, "1", 0.0, 1.0)
-        layout.add("bank", 1, "coins", -COUNT_BOUND, COUNT_BOUND)
-        layout.add("low end of the beam (+1: +x end, -1: -x end)", 1, "1", -1.0, 1.0)
-        layout.add(f"phase one-hot ({', '.join(p.value for p in PHASES)})", len(PHASES), "1",
+        add_pose_fields(layout, "beam", "beam", 1)
+        add_pose_fields(layout, "blocks", f"blocks {', '.join(self.blocks)}", len(self.blocks))
+        layout.add("block_places", "per block: held by seat 0..n-1, in the supply, frozen",
+                   (len(self.blocks), n + 2), "1", 0.0, 1.0)
+        layout.add("coins", "coins per seat", n, "coins", -COUNT_BOUND, COUNT_BOUND)
+        layout.add("eliminated", "eliminated per seat", n, "1", 0.0, 1.0)
+        layout.add("bank", "bank", 1, "coins", -COUNT_BOUND, COUNT_BOUND)
+        layout.add("low_end", "low end of the beam (+1: +x end, -1: -x end)", 1, "1", -1.0, 1.0)
+        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})", len(PHASES), "1",
                    0.0, 1.0)
-        layout.add("auction: on, offered length, highest bid", 3, "1; units; coins",
+        layout.add("auction", "auction: on, offered length, highest bid", 3, "1; units; coins",
                    0.0, COUNT_BOUND)
-        layout.add("auction: highest bidder one-hot", n, "1", 0.0, 1.0)
-        layout.add("fallback sizes offered, per length", len(self.lengths), "1", 0.0, 1.0)
-        layout.add("returned blocks to auction, per length", len(self.lengths), "blocks",
+        layout.add("high_bidder", "auction: highest bidder one-hot", n, "1", 0.0, 1.0)
+        layout.add("fallback_sizes", "fallback sizes offered, per length", len(self.lengths), "1", 0.0, 1.0)
+        layout.add("returned", "returned blocks to auction, per length", len(self.lengths), "blocks",
                    0.0, COUNT_BOUND)
         self.layout = layout
 
