@@ -37,7 +37,8 @@ from balance3d.physics import clear_caches
 PLAYERS = 2
 #: Most moves whose action mask is timed per game (the mask is the slow part).
 MASK_MOVES = 10
-#: Steps of each vector environment run (after its reset).
+#: Steps of each vector environment run (after its reset) when run alone; the
+#: ``envs`` section of ``python -m benchmarks`` steps it as many times as it times moves.
 VECTOR_STEPS = 20
 
 

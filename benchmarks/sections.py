@@ -241,7 +241,7 @@ def run_tune(budget: Budget) -> tuple[list[dict], dict]:
 def run_envs(budget: Budget) -> tuple[list[dict], dict]:
     """The environments over ``State.apply``, the mask, and AsyncVectorEnv."""
     from benchmarks.envs import measure_envs   # needs the envs extra
-    f = measure_envs(budget.moves)
+    f = measure_envs(budget.moves, vector_steps=budget.moves)
     rows = []
     for game, g in f["games"].items():
         name = get_game(game).display_name
