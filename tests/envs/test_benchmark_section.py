@@ -25,6 +25,7 @@ def test_only_envs_with_one_move_writes_its_rows_figures_and_table(tmp_path):
         assert g["n_discrete"] == env.encoding.n_discrete
         assert g["moves"] == 1 and len(g["direct_s"]) == len(g["env_s"]) == 1
         assert len(g["mask_s"]) == 1 and g["mask_median_s"] == g["mask_s"][0]
+        assert len(g["mask_cpu_s"]) == 1 and g["mask_cpu_median_s"] == g["mask_cpu_s"][0]
         assert g["env_steps_per_s"] == pytest.approx(1 / g["env_s"][0])
     vector = figures["vector"]
     assert vector["steps"] == 1
@@ -40,7 +41,7 @@ def test_only_envs_with_one_move_writes_its_rows_figures_and_table(tmp_path):
         assert overhead["met"] == (figures["games"][game]["overhead_pct"]
                                    <= targets.ENV_OVERHEAD_PCT)
         assert mask["measure"].startswith(f"{name}: the discrete action mask")
-        assert mask["target"] == "" and mask["met"] is None
+        assert mask["target"] == "" and mask["met"] is None and "CPU time" in mask["result"]
     assert "AsyncVectorEnv, 1 to 2 workers" in rows[-1]["measure"]
     table = readme.read_text(encoding="utf-8")
     assert "an old table" not in table and "`envs`" in table
