@@ -52,8 +52,9 @@ class BalanceEnv(AECEnv):
     (legal or not, every agent's) before every live agent is truncated.
     illegal_reward : added for an illegal attempt.  observation_mode : "vector" (one
     float64 array) or "state" (a dict of named float64 arrays, the same numbers).
-    grid_points, grid_yaws : the discrete grid (:class:`~balance3d.envs.encoding.GridOptions`).  render_mode :
-    None, "rgb_array" (offscreen, (H, W, 3) uint8) or "human" (the window).
+    grid_points, grid_yaws : the discrete grid
+    (:class:`~balance3d.envs.encoding.GridOptions`).  render_mode : None,
+    "rgb_array" (offscreen, (H, W, 3) uint8) or "human" (the window).
     """
 
     game_name: str = ""
@@ -64,8 +65,8 @@ class BalanceEnv(AECEnv):
                  scene: str | Scene | None = None, scene_overrides: dict | None = None,
                  action_mode: str = "discrete", rewards: str = "final",
                  max_cycles: int = DEFAULT_MAX_CYCLES, illegal_reward: float = ILLEGAL_REWARD,
-                 observation_mode: str = "vector", grid_points: int = 4, grid_yaws: int = 2, render_mode: str | None = None
-                 ) -> None:
+                 observation_mode: str = "vector", grid_points: int = 4, grid_yaws: int = 2,
+                 render_mode: str | None = None) -> None:
         super().__init__()
         game = get_game(self.game_name)
         self.game = game

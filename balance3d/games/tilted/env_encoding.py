@@ -55,14 +55,15 @@ class TiltedEncoding(Encoding):
         layout.add("eliminated", "eliminated per seat", n, "1", 0.0, 1.0)
         layout.add("bank", "bank", 1, "coins", -COUNT_BOUND, COUNT_BOUND)
         layout.add("low_end", "low end of the beam (+1: +x end, -1: -x end)", 1, "1", -1.0, 1.0)
-        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})", len(PHASES), "1",
-                   0.0, 1.0)
+        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})",
+                   len(PHASES), "1", 0.0, 1.0)
         layout.add("auction", "auction: on, offered length, highest bid", 3, "1; units; coins",
                    0.0, COUNT_BOUND)
         layout.add("high_bidder", "auction: highest bidder one-hot", n, "1", 0.0, 1.0)
-        layout.add("fallback_sizes", "fallback sizes offered, per length", len(self.lengths), "1", 0.0, 1.0)
-        layout.add("returned", "returned blocks to auction, per length", len(self.lengths), "blocks",
-                   0.0, COUNT_BOUND)
+        layout.add("fallback_sizes", "fallback sizes offered, per length", len(self.lengths),
+                   "1", 0.0, 1.0)
+        layout.add("returned", "returned blocks to auction, per length", len(self.lengths),
+                   "blocks", 0.0, COUNT_BOUND)
         self.layout = layout
 
     def kind_of(self, piece: str) -> str:

@@ -58,13 +58,13 @@ class TowerEncoding(Encoding):
         layout.add("levels", "per piece: level on its tower (0: none)", len(self.pieces), "levels",
                    0.0, COUNT_BOUND)
         layout.add("heights", "tower height per seat", n, "m", -POSITION_BOUND, POSITION_BOUND)
-        layout.add("seats", "per seat: out, turns to lose, next piece vertical", (n, 3), "1; turns; 1",
-                   0.0, COUNT_BOUND)
+        layout.add("seats", "per seat: out, turns to lose, next piece vertical", (n, 3),
+                   "1; turns; 1", 0.0, COUNT_BOUND)
         layout.add("die_1", f"die 1 one-hot ({', '.join(self.faces_1)})", len(self.faces_1), "1",
                    0.0, 1.0)
         layout.add("die_2", f"die 2 one-hot ({', '.join(DEMANDS)})", len(DEMANDS), "1", 0.0, 1.0)
-        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})", len(PHASES), "1",
-                   0.0, 1.0)
+        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})",
+                   len(PHASES), "1", 0.0, 1.0)
         layout.add("deck", "cards left in the deck", 1, "cards", 0.0, COUNT_BOUND)
         self.layout = layout
 

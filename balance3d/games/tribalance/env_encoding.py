@@ -46,14 +46,15 @@ class TribalanceEncoding(Encoding):
         layout = Layout()
         add_pose_fields(layout, "plate", "plate", len(MOVING))
         add_pose_fields(layout, "pieces", "pieces, sorted by name", len(self.pieces))
-        layout.add("piece_holders", "per piece: held by seat 0..n-1", (len(self.pieces), n), "1", 0.0, 1.0)
-        layout.add("piece_fields", "per piece: field it stands on + 1 (0: none)", len(self.pieces), "1",
-                   0.0, float(self.n_points))
+        layout.add("piece_holders", "per piece: held by seat 0..n-1", (len(self.pieces), n),
+                   "1", 0.0, 1.0)
+        layout.add("piece_fields", "per piece: field it stands on + 1 (0: none)",
+                   len(self.pieces), "1", 0.0, float(self.n_points))
         layout.add("free_fields", "free fields", self.n_points, "1", 0.0, 1.0)
         layout.add("points", "points per seat now", n, "points", -COUNT_BOUND, COUNT_BOUND)
         layout.add("out", "out per seat", n, "1", 0.0, 1.0)
-        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})", len(PHASES), "1",
-                   0.0, 1.0)
+        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})",
+                   len(PHASES), "1", 0.0, 1.0)
         self.layout = layout
 
     @property
