@@ -6,7 +6,8 @@ included) are played again from their saved states three ways, interleaved:
 * ``State.apply`` directly (the physics caches emptied before each side);
 * through the AEC environment: ``BalanceEnv.play`` (legality, the move, rewards,
   terminations) and the observation vector, without the action mask;
-* the discrete action mask alone (``BalanceEnv.action_mask``, default grid).
+* the discrete action mask alone (``BalanceEnv.action_mask``, default grid; wall
+  and CPU time).
 
 The figures: environment steps per second (one agent action, physics included),
 the overhead of the environment over ``State.apply`` (summed CPU times of the
@@ -37,7 +38,8 @@ from balance3d.physics import clear_caches
 PLAYERS = 2
 #: Most moves whose action mask is timed per game (the mask is the slow part).
 MASK_MOVES = 10
-#: Steps of each vector environment run (after its reset).
+#: Steps of each vector environment run (after its reset) when run alone; the
+#: ``envs`` section of ``python -m benchmarks`` steps it as many times as it times moves.
 VECTOR_STEPS = 20
 
 
@@ -61,7 +63,7 @@ def time_game(game: str, count: int) -> dict:
     env = getattr(envs, f"{game}_v0").raw_env(players=PLAYERS)
     env.reset(seed=0)
     cls = env.state.__class__
-    direct, through, mask, direct_cpu, through_cpu = [], [], [], [], []
+    direct, through, mask, mask_cpu, direct_cpu, through_cpu = [], [], [], [], [], []
     for k, (saved, action) in enumerate(random_moves(game, count)):
         state = cls.from_dict(json.loads(saved), scene=env.scene)
         _ = state.world                      # a game keeps its World between turns
@@ -78,9 +80,10 @@ def time_game(game: str, count: int) -> dict:
         env._version += 1
         clear_caches()
         if k < MASK_MOVES:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             env.action_mask()
             mask.append(time.perf_counter() - start)
+            mask_cpu.append(time.process_time() - cpu)
         clear_caches()
         start, cpu = time.perf_counter(), time.process_time()
         env.play(action)
@@ -91,7 +94,9 @@ def time_game(game: str, count: int) -> dict:
             "env_steps_per_s": count / sum(through),
             "overhead_pct": 100.0 * (sum(through_cpu) / sum(direct_cpu) - 1.0),
             "wall_overhead_pct": 100.0 * (sum(through) / sum(direct) - 1.0),
-            "mask_median_s": statistics.median(mask), "n_discrete": env.encoding.n_discrete}
+            "mask_median_s": statistics.median(mask), "mask_cpu_s": mask_cpu,
+            "mask_cpu_median_s": statistics.median(mask_cpu),
+            "n_discrete": env.encoding.n_discrete}
 
 
 def vector_steps_per_s(workers: int, steps: int) -> float:
@@ -133,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{game}: {f['env_steps_per_s']:.1f} env steps/s, overhead over State.apply "
               f"{f['overhead_pct']:+.1f} % CPU time ({f['wall_overhead_pct']:+.1f} % wall), "
               f"mask {f['mask_median_s'] * 1e3:.0f} ms median "
+              f"(CPU {f['mask_cpu_median_s'] * 1e3:.0f} ms) "
               f"({f['n_discrete']} actions)")
     v = figures["vector"]
     print(f"AsyncVectorEnv: 1 worker {v['one_worker_steps_per_s']:.1f} steps/s, 2 workers "

@@ -58,7 +58,10 @@ def play(game: str, seed: int, max_cycles: int, candidates: int) -> dict[str, fl
         if terminated or truncated:
             env.step(None)
         elif agent == "player_0":
-            env.step(look_ahead(env, candidates_of(env, rng, candidates)))
+            tried = candidates_of(env, rng, candidates)
+            # no grid entry legal (a drop the grid cannot place): an illegal attempt,
+            # and again, until the attempts cap cuts the game
+            env.step(look_ahead(env, tried) if tried else 0)
         else:
             env.play(planners[env.agent_name_mapping[agent]].choose(env.state))
     won = env.state.is_over and 0 in env.state.outcome.winners

@@ -30,7 +30,10 @@ def play(env_id: str, seed: int, max_cycles: int) -> dict[str, float]:
     obs, _ = env.reset(seed=seed)
     total, actions = 0.0, 0
     while True:
-        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        legal = np.flatnonzero(obs["action_mask"])
+        # no grid entry legal (a drop the grid cannot place): an illegal attempt,
+        # and again, until the attempts cap cuts the game
+        action = int(rng.choice(legal)) if len(legal) else 0
         obs, reward, terminated, truncated, _ = env.step(action)
         total, actions = total + reward, actions + 1
         if terminated or truncated:

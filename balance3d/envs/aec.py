@@ -4,11 +4,14 @@ each game's module ``balance3d.envs.<game>_v0`` gives it as ``raw_env`` and
 
 Agents are the seats, ``player_0`` ... ``player_{n-1}``; the acting agent is
 ``State.current_player``, decisions included.  Observations are dicts:
-``"observation"`` (float64, the game's fixed-size vector, see
-``docs/environments.md``) and ``"action_mask"`` (int8, discrete mode: 1 where the
-action is legal now, as ``State.is_legal`` says) or ``"choice_mask"`` (int8,
-continuous mode: 1 for a head naming a piece the player may play now, and
-for a legal decision).
+``"observation"`` and ``"action_mask"`` (int8, discrete mode: 1 where the action
+is legal now, as ``State.is_legal`` says) or ``"choice_mask"`` (int8, continuous
+mode: 1 for a head naming a piece the player may play now, and for a legal
+decision).  ``"observation"`` is the game's fixed-size float64 vector
+(``observation_mode="vector"``) or a dict of its fields, each float64 in its own
+shape and the vector's units (``"state"``): ``"observer"`` and ``"acting"``
+(one-hots of the seats), then the fields of the game's
+:class:`~balance3d.envs.encoding.Layout` by key (see ``docs/environments.md``).
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ ILLEGAL_REWARD = -1.0
 DEFAULT_MAX_CYCLES = 1000
 ACTION_MODES = ("discrete", "continuous")
 REWARD_MODES = ("final", "per_turn")
+OBSERVATION_MODES = ("vector", "state")
 RENDER_MODES = ("human", "rgb_array")
 
 
@@ -46,9 +50,11 @@ class BalanceEnv(AECEnv):
     scores, a rank value in [-1, 1] for measured ones) or "per_turn" (after every
     action, each live seat's change of ``State.scores``).  max_cycles : attempts
     (legal or not, every agent's) before every live agent is truncated.
-    illegal_reward : added for an illegal attempt.  grid_points, grid_yaws : the
-    discrete grid (:class:`~balance3d.envs.encoding.GridOptions`).  render_mode :
-    None, "rgb_array" (offscreen, (H, W, 3) uint8) or "human" (the window).
+    illegal_reward : added for an illegal attempt.  observation_mode : "vector" (one
+    float64 array) or "state" (a dict of named float64 arrays, the same numbers).
+    grid_points, grid_yaws : the discrete grid
+    (:class:`~balance3d.envs.encoding.GridOptions`).  render_mode : None,
+    "rgb_array" (offscreen, (H, W, 3) uint8) or "human" (the window).
     """
 
     game_name: str = ""
@@ -59,8 +65,8 @@ class BalanceEnv(AECEnv):
                  scene: str | Scene | None = None, scene_overrides: dict | None = None,
                  action_mode: str = "discrete", rewards: str = "final",
                  max_cycles: int = DEFAULT_MAX_CYCLES, illegal_reward: float = ILLEGAL_REWARD,
-                 grid_points: int = 4, grid_yaws: int = 2, render_mode: str | None = None
-                 ) -> None:
+                 observation_mode: str = "vector", grid_points: int = 4, grid_yaws: int = 2,
+                 render_mode: str | None = None) -> None:
         super().__init__()
         game = get_game(self.game_name)
         self.game = game
@@ -73,6 +79,7 @@ class BalanceEnv(AECEnv):
                              f"{' or '.join(map(str, counts))} player(s), not {players!r}")
         for name, value, allowed in (("action_mode", action_mode, ACTION_MODES),
                                      ("rewards", rewards, REWARD_MODES),
+                                     ("observation_mode", observation_mode, OBSERVATION_MODES),
                                      ("render_mode", render_mode, (None, *RENDER_MODES))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
@@ -84,6 +91,7 @@ class BalanceEnv(AECEnv):
             self.scene = load_scene(scene or game.scene_name(variant), scene_overrides)
         self.variant, self.n_players = variant, players
         self.action_mode, self.reward_mode = action_mode, rewards
+        self.observation_mode = observation_mode
         self.max_cycles, self.illegal_reward = max_cycles, float(illegal_reward)
         self.render_mode = render_mode
         self.state: State = self._new_state(0)
@@ -104,14 +112,21 @@ class BalanceEnv(AECEnv):
         n = self.n_players
         low = np.concatenate([np.zeros(2 * n), low])
         high = np.concatenate([np.ones(2 * n), high])
-        vector = spaces.Box(low, high, dtype=np.float64)
+        if self.observation_mode == "vector":
+            observation: spaces.Space = spaces.Box(low, high, dtype=np.float64)
+        else:
+            seats = {key: spaces.Box(0.0, 1.0, (n,), dtype=np.float64)
+                     for key in ("observer", "acting")}
+            observation = spaces.Dict({**seats, **{
+                key: spaces.Box(lo, hi, shape, dtype=np.float64)
+                for key, (shape, lo, hi) in enc.layout.spaces().items()}})
         if self.action_mode == "discrete":
             mask_name, size = "action_mask", enc.n_discrete
         else:
             mask_name, size = "choice_mask", enc.n_choices
         self._mask_name = mask_name
         self.observation_spaces = {a: spaces.Dict({
-            "observation": vector,
+            "observation": observation,
             mask_name: spaces.Box(0, 1, (size,), dtype=np.int8)}) for a in self.possible_agents}
         if self.action_mode == "discrete":
             self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
@@ -171,10 +186,11 @@ class BalanceEnv(AECEnv):
         if state.is_over:
             return mask
         kinds = {enc.kind_of(p) for p in state.legal_pieces()}
-        for i in range(enc.n_discrete):
-            if i < enc.n_drops and enc.drop_kind(i) not in kinds:
-                continue
-            mask[i] = state.is_legal(enc.discrete(state, i))[0]
+        if kinds:
+            for i, action in enc.drops(state, kinds).items():
+                mask[i] = state.is_legal(action)[0]
+        for j in range(len(enc.decisions)):
+            mask[enc.n_drops + j] = state.is_legal(enc.decision(state, j))[0]
         return mask
 
     def choice_mask(self) -> np.ndarray:
@@ -198,7 +214,12 @@ class BalanceEnv(AECEnv):
         n = self.n_players
         seats = np.concatenate([one_hot(self.agent_name_mapping[agent], n),
                                 one_hot(self.state.current_player, n)])
-        return {"observation": np.concatenate([seats, vector]), self._mask_name: mask.copy()}
+        if self.observation_mode == "vector":
+            observation: Any = np.concatenate([seats, vector])
+        else:
+            observation = {"observer": seats[:n], "acting": seats[n:],
+                           **self.encoding.layout.split(vector)}
+        return {"observation": observation, self._mask_name: mask.copy()}
 
     # ------------------------------------------------------------------ acting
     def decode(self, action: Any) -> Action:

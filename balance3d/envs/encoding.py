@@ -54,31 +54,53 @@ class GridOptions:
 
 
 class Layout:
-    """The observation vector's fields in order: name, size, unit, bounds."""
+    """The observation vector's fields in order: key, name, shape, unit, bounds.
+    The vector is the fields flattened one after another; the ``"state"``
+    observation gives each field under its key, in its shape."""
 
     def __init__(self) -> None:
-        self.fields: list[tuple[str, int, str, float, float]] = []
+        self.fields: list[tuple[str, str, tuple[int, ...], str, float, float]] = []
 
-    def add(self, name: str, size: int, unit: str, low: float, high: float) -> None:
-        """Append a field of ``size`` entries, each within ``[low, high]`` in ``unit``."""
-        self.fields.append((name, int(size), unit, float(low), float(high)))
+    def add(self, key: str, name: str, shape: int | tuple[int, ...], unit: str, low: float,
+            high: float) -> None:
+        """Append field ``key`` (``name`` says what it holds) of ``shape`` entries,
+        each within ``[low, high]`` in ``unit``."""
+        if any(f[0] == key for f in self.fields):
+            raise ValueError(f"the layout has a field {key!r} already")
+        shape = (int(shape),) if isinstance(shape, int) else tuple(int(d) for d in shape)
+        self.fields.append((key, name, shape, unit, float(low), float(high)))
 
     @property
     def size(self) -> int:
         """Entries in the whole vector."""
-        return sum(f[1] for f in self.fields)
+        return sum(int(np.prod(f[2])) for f in self.fields)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high), each (size,) float64."""
-        low = np.concatenate([np.full(f[1], f[3]) for f in self.fields])
-        high = np.concatenate([np.full(f[1], f[4]) for f in self.fields])
+        low = np.concatenate([np.full(int(np.prod(f[2])), f[4]) for f in self.fields])
+        high = np.concatenate([np.full(int(np.prod(f[2])), f[5]) for f in self.fields])
         return low, high
 
+    def spaces(self) -> dict[str, tuple[tuple[int, ...], float, float]]:
+        """key -> (shape, low, high) of every field."""
+        return {key: (shape, low, high) for key, _, shape, _, low, high in self.fields}
+
+    def split(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """key -> the field's entries of ``vector`` ((size,) float64), in its shape
+        (copies, float64)."""
+        out, offset = {}, 0
+        for key, _, shape, _, _, _ in self.fields:
+            size = int(np.prod(shape))
+            out[key] = np.array(vector[offset:offset + size], dtype=np.float64).reshape(shape)
+            offset += size
+        return out
+
     def describe(self) -> list[str]:
-        """One line a field: offset, size, name and unit."""
+        """One line a field: offset, size, key, name, shape and unit."""
         lines, offset = [], 0
-        for name, size, unit, _, _ in self.fields:
-            lines.append(f"[{offset}:{offset + size}] {name} ({unit})")
+        for key, name, shape, unit, _, _ in self.fields:
+            size = int(np.prod(shape))
+            lines.append(f"[{offset}:{offset + size}] {key} {shape}: {name} ({unit})")
             offset += size
         return lines
 
@@ -107,9 +129,9 @@ def pose_rows(state: State, names: list[str]) -> np.ndarray:
     return rows
 
 
-def add_pose_fields(layout: Layout, what: str, count: int) -> None:
-    """The :func:`pose_rows` of ``count`` bodies, flattened, as layout fields."""
-    layout.add(f"{what}: present, x, y, z, qx, qy, qz, qw per body", 8 * count,
+def add_pose_fields(layout: Layout, key: str, what: str, count: int) -> None:
+    """The :func:`pose_rows` of ``count`` bodies as layout field ``key``, (count, 8)."""
+    layout.add(key, f"{what}: present, x, y, z, qx, qy, qz, qw per body", (count, 8),
                "1; m; quaternion", -POSITION_BOUND, POSITION_BOUND)
 
 
@@ -159,10 +181,6 @@ class Encoding(ABC):
         """Every continuous choice: the heads, then the decisions."""
         return self.n_heads + len(self.decisions)
 
-    def drop_kind(self, index: int) -> str:
-        """The piece kind of discrete drop ``index``."""
-        return self.kinds[index // (self.n_points * len(self.poses) * self.n_yaws)]
-
     def head_piece(self, choice: int) -> tuple[str, int]:
         """(kind, copy) of continuous head ``choice``."""
         kind, rest = divmod(choice, self.copies * len(self.poses))
@@ -177,11 +195,33 @@ class Encoding(ABC):
     def discrete(self, state: State, index: int) -> Action:
         """The action discrete ``index`` stands for in ``state`` (legal or not)."""
         if index < self.n_drops:
-            kind, rest = divmod(index, self.n_points * len(self.poses) * self.n_yaws)
-            point, rest = divmod(rest, len(self.poses) * self.n_yaws)
-            pose, yaw = divmod(rest, self.n_yaws)
-            return self.release(state, self.kinds[kind], point, self.poses[pose], yaw)
+            kind, point, pose, yaw = self.drop_cell(index)
+            return self.release(state, self.release_frame(state), self.piece(state, kind),
+                                point, pose, yaw)
         return self.decision(state, index - self.n_drops)
+
+    def drop_cell(self, index: int) -> tuple[str, int, str, int]:
+        """(kind, point, pose, yaw index) of discrete drop ``index``."""
+        kind, rest = divmod(index, self.n_points * len(self.poses) * self.n_yaws)
+        point, rest = divmod(rest, len(self.poses) * self.n_yaws)
+        pose, yaw = divmod(rest, self.n_yaws)
+        return self.kinds[kind], point, self.poses[pose], yaw
+
+    def drops(self, state: State, kinds: set[str]) -> dict[int, Action]:
+        """Discrete index -> action of every drop of a kind in ``kinds`` in
+        ``state``: the actions :meth:`discrete` gives, with the release frame and
+        each kind's piece found once."""
+        frame = self.release_frame(state)
+        pieces = {kind: self.piece(state, kind) for kind in kinds}
+        per_kind = self.n_points * len(self.poses) * self.n_yaws
+        made = {}
+        for k, kind in enumerate(self.kinds):
+            if kind not in kinds:
+                continue
+            for index in range(k * per_kind, (k + 1) * per_kind):
+                _, point, pose, yaw = self.drop_cell(index)
+                made[index] = self.release(state, frame, pieces[kind], point, pose, yaw)
+        return made
 
     def continuous(self, state: State, choice: int, release: np.ndarray) -> Action:
         """The action of continuous ``choice`` with ``release`` ((4,): x m, y m,
@@ -220,10 +260,17 @@ class Encoding(ABC):
     def kind_of(self, piece: str) -> str:
         """The kind of ``piece`` (pieces of one kind play alike)."""
 
+    def release_frame(self, state: State) -> Any:
+        """What every grid release point of ``state`` is placed from (the release
+        area, a base's outline), found once per mask; None by default."""
+        return None
+
     @abstractmethod
-    def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
-        """The physical action of a piece of ``kind`` at grid ``point`` with ``pose``
-        and grid ``yaw`` index, for the current player."""
+    def release(self, state: State, frame: Any, piece: str, point: int, pose: str,
+                yaw: int) -> Action:
+        """The physical action of ``piece`` at grid ``point`` with ``pose`` and grid
+        ``yaw`` index, for the current player, ``frame`` being
+        :meth:`release_frame` of ``state``."""
 
     @abstractmethod
     def held(self, state: State) -> list[str]:

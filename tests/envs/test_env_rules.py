@@ -35,6 +35,39 @@ def test_mask_agrees_with_is_legal_on_every_entry(game, variant, players):
     assert seen_drop
 
 
+#: (game, variant, seed, policy, steps at most, refusal codes the masks must meet):
+#: a drop asked while a decision is due and the reverse, bids above the coins held,
+#: blocks of lengths not held (Tilted); pieces not held, a level closed by a piece
+#: above it, a decision value not on offer (Tower); taken fields (Tri-Ba-Lance).
+REASON_CASES = [
+    ("tilted", "advanced", 3, "random", 12, {"drop_asked", "decision_asked", "bid_high",
+                                             "not_yours"}),
+    ("tower", "basic", 3, "random", 14, {"drop_asked", "decision_asked", "decision_value",
+                                         "not_yours", "level_closed"}),
+    ("tribalance", "basic", 3, "first", 4, {"field_taken"}),
+]
+
+
+@pytest.mark.parametrize("game,variant,seed,policy,steps,codes", REASON_CASES)
+def test_the_mask_agrees_with_is_legal_where_entries_are_illegal_for_different_reasons(
+        game, variant, seed, policy, steps, codes):
+    env = raw(game, variant=variant, players=2)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    seen: set[str] = set()
+    for _ in range(steps):
+        if env.state.is_over or codes <= seen:
+            break
+        enc, state = env.encoding, env.state
+        verdicts = [state.is_legal(enc.discrete(state, i)) for i in range(enc.n_discrete)]
+        mask = env.observe(env.agent_selection)["action_mask"]
+        assert mask.tolist() == [int(ok) for ok, _ in verdicts]
+        seen |= {reason.code for ok, reason in verdicts if not ok}
+        legal = np.flatnonzero(mask)
+        env.step(int(rng.choice(legal) if policy == "random" else legal[0]))
+    assert codes <= seen
+
+
 def test_an_illegal_attempt_gives_the_reason_a_penalty_and_the_same_agent():
     env = raw("tilted", action_mode="continuous")
     env.reset(seed=1)
@@ -125,3 +158,32 @@ def test_play_acts_for_the_current_player_while_a_terminated_agent_is_selected()
     env.play(env.state.legal_release())   # the Gymnasium env plays bots like this
     assert "verdict" in env.infos["player_1"] and "verdict" not in env.infos["player_0"]
     assert env.state.current_player == 2
+
+
+@pytest.mark.parametrize("game", ["tilted", "tribalance", "tower"])
+def test_the_state_observation_holds_the_vector_s_numbers_by_field(game):
+    vector_env, state_env = raw(game), raw(game, observation_mode="state")
+    for env in (vector_env, state_env):
+        env.reset(seed=2)
+    agent = vector_env.agent_selection
+    vector = vector_env.observe(agent)["observation"]
+    fields = state_env.observe(agent)["observation"]
+    assert state_env.observation_space(agent).contains(state_env.observe(agent))
+    # the seats first, then the layout's fields in order, flattened: the vector
+    keys = ["observer", "acting", *(f[0] for f in state_env.encoding.layout.fields)]
+    assert list(fields) == keys
+    assert np.array_equal(np.concatenate([fields[k].ravel() for k in keys]), vector)
+
+
+def test_the_state_observation_names_the_tilted_beam_coins_and_phase():
+    env = raw("tilted", players=3, observation_mode="state")
+    env.reset(seed=4)
+    fields = env.observe(env.agent_selection)["observation"]
+    state = env.state
+    position, orientation = state.world.pose("beam")
+    assert np.array_equal(fields["beam"][0], np.concatenate([[1.0], position, orientation]))
+    assert fields["coins"].tolist() == [float(c) for c in state.scores]
+    assert fields["observer"].tolist() == fields["acting"].tolist()
+    assert fields["acting"][state.current_player] == 1.0 and fields["acting"].sum() == 1.0
+    phases = [p.value for p in type(state.phase)]
+    assert fields["phase"].tolist() == [float(p == state.phase.value) for p in phases]

@@ -32,6 +32,14 @@ def test_check_env_passes(env_id, mode):
         check_env(env.unwrapped, skip_render_check=True)
 
 
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env_passes_with_the_state_observation(env_id):
+    env = gymnasium.make(env_id, observation_mode="state", opponents="random", **SMALL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+
+
 def _episode_bytes(env, seed, steps):
     obs, _ = env.reset(seed=seed)
     out = [obs["observation"].tobytes(), obs["action_mask"].tobytes()]

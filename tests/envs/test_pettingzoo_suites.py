@@ -37,6 +37,20 @@ def test_api_and_seed_tests_pass(game, variant, mode):
         seed_test(build, num_cycles=CYCLES)
 
 
+@pytest.mark.parametrize("mode", ["discrete", "continuous"])
+@pytest.mark.parametrize("game", game_names())
+def test_api_and_seed_tests_pass_with_the_state_observation(game, mode):
+    module = getattr(envs, f"{game}_v0")
+
+    def build(**kwargs):
+        return module.env(action_mode=mode, observation_mode="state", max_cycles=MAX_CYCLES,
+                          grid_points=1, grid_yaws=1, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(build(), num_cycles=CYCLES)
+        seed_test(build, num_cycles=CYCLES)
+
+
 def test_every_registered_game_has_its_module():
     for game in game_names():
         module = getattr(envs, f"{game}_v0")

@@ -47,22 +47,23 @@ class TiltedEncoding(Encoding):
                                       float(rules.max_drop_height)])
         n = self.players
         layout = Layout()
-        add_pose_fields(layout, "beam", 1)
-        add_pose_fields(layout, f"blocks {', '.join(self.blocks)}", len(self.blocks))
-        layout.add("per block: held by seat 0..n-1, in the supply, frozen",
-                   len(self.blocks) * (n + 2), "1", 0.0, 1.0)
-        layout.add("coins per seat", n, "coins", -COUNT_BOUND, COUNT_BOUND)
-        layout.add("eliminated per seat", n, "1", 0.0, 1.0)
-        layout.add("bank", 1, "coins", -COUNT_BOUND, COUNT_BOUND)
-        layout.add("low end of the beam (+1: +x end, -1: -x end)", 1, "1", -1.0, 1.0)
-        layout.add(f"phase one-hot ({', '.join(p.value for p in PHASES)})", len(PHASES), "1",
-                   0.0, 1.0)
-        layout.add("auction: on, offered length, highest bid", 3, "1; units; coins",
+        add_pose_fields(layout, "beam", "beam", 1)
+        add_pose_fields(layout, "blocks", f"blocks {', '.join(self.blocks)}", len(self.blocks))
+        layout.add("block_places", "per block: held by seat 0..n-1, in the supply, frozen",
+                   (len(self.blocks), n + 2), "1", 0.0, 1.0)
+        layout.add("coins", "coins per seat", n, "coins", -COUNT_BOUND, COUNT_BOUND)
+        layout.add("eliminated", "eliminated per seat", n, "1", 0.0, 1.0)
+        layout.add("bank", "bank", 1, "coins", -COUNT_BOUND, COUNT_BOUND)
+        layout.add("low_end", "low end of the beam (+1: +x end, -1: -x end)", 1, "1", -1.0, 1.0)
+        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})",
+                   len(PHASES), "1", 0.0, 1.0)
+        layout.add("auction", "auction: on, offered length, highest bid", 3, "1; units; coins",
                    0.0, COUNT_BOUND)
-        layout.add("auction: highest bidder one-hot", n, "1", 0.0, 1.0)
-        layout.add("fallback sizes offered, per length", len(self.lengths), "1", 0.0, 1.0)
-        layout.add("returned blocks to auction, per length", len(self.lengths), "blocks",
-                   0.0, COUNT_BOUND)
+        layout.add("high_bidder", "auction: highest bidder one-hot", n, "1", 0.0, 1.0)
+        layout.add("fallback_sizes", "fallback sizes offered, per length", len(self.lengths),
+                   "1", 0.0, 1.0)
+        layout.add("returned", "returned blocks to auction, per length", len(self.lengths),
+                   "blocks", 0.0, COUNT_BOUND)
         self.layout = layout
 
     def kind_of(self, piece: str) -> str:
@@ -74,17 +75,22 @@ class TiltedEncoding(Encoding):
     def stranger(self, kind: str) -> str:
         return f"{kind}-0"
 
-    def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
+    def release_frame(self, state: State) -> tuple[np.ndarray, np.ndarray] | None:
+        """(inner, outer): (2,) m, the middles of the high half's fulcrum-side and
+        end edges (None outside the drop phase)."""
         area = state.release_area()
         if area is None:
-            return Drop(self.piece(state, kind), 0.0, 0.0, FIND_DROP_HEIGHT,
-                        self.grid.yaw(yaw), pose)
+            return None
         corners = np.asarray(area["regions"][0]["polygon"], float)
-        inner = (corners[0] + corners[3]) / 2
-        outer = (corners[1] + corners[2]) / 2
+        return (corners[0] + corners[3]) / 2, (corners[1] + corners[2]) / 2
+
+    def release(self, state: State, frame: tuple[np.ndarray, np.ndarray] | None, piece: str,
+                point: int, pose: str, yaw: int) -> Action:
+        if frame is None:
+            return Drop(piece, 0.0, 0.0, FIND_DROP_HEIGHT, self.grid.yaw(yaw), pose)
+        inner, outer = frame
         x, y = inner + (point + 0.5) / self.n_points * (outer - inner)
-        return Drop(self.piece(state, kind), float(x), float(y), FIND_DROP_HEIGHT,
-                    self.grid.yaw(yaw), pose)
+        return Drop(piece, float(x), float(y), FIND_DROP_HEIGHT, self.grid.yaw(yaw), pose)
 
     def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         x, y, yaw, height = release

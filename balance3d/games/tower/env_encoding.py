@@ -51,21 +51,21 @@ class TowerEncoding(Encoding):
         self.release_high = np.array([RELEASE_REACH, RELEASE_REACH, np.pi,
                                       float(rules.max_drop_height)])
         layout = Layout()
-        add_pose_fields(layout, f"bases {', '.join(self.bases)}", n)
-        add_pose_fields(layout, "pieces, sorted by name", len(self.pieces))
-        layout.add("per piece: held by seat 0..n-1, on a tower, left the game",
-                   len(self.pieces) * (n + 2), "1", 0.0, 1.0)
-        layout.add("per piece: level on its tower (0: none)", len(self.pieces), "levels",
+        add_pose_fields(layout, "bases", f"bases {', '.join(self.bases)}", n)
+        add_pose_fields(layout, "pieces", "pieces, sorted by name", len(self.pieces))
+        layout.add("piece_places", "per piece: held by seat 0..n-1, on a tower, left the game",
+                   (len(self.pieces), n + 2), "1", 0.0, 1.0)
+        layout.add("levels", "per piece: level on its tower (0: none)", len(self.pieces), "levels",
                    0.0, COUNT_BOUND)
-        layout.add("tower height per seat", n, "m", -POSITION_BOUND, POSITION_BOUND)
-        layout.add("per seat: out, turns to lose, next piece vertical", 3 * n, "1; turns; 1",
-                   0.0, COUNT_BOUND)
-        layout.add(f"die 1 one-hot ({', '.join(self.faces_1)})", len(self.faces_1), "1",
+        layout.add("heights", "tower height per seat", n, "m", -POSITION_BOUND, POSITION_BOUND)
+        layout.add("seats", "per seat: out, turns to lose, next piece vertical", (n, 3),
+                   "1; turns; 1", 0.0, COUNT_BOUND)
+        layout.add("die_1", f"die 1 one-hot ({', '.join(self.faces_1)})", len(self.faces_1), "1",
                    0.0, 1.0)
-        layout.add(f"die 2 one-hot ({', '.join(DEMANDS)})", len(DEMANDS), "1", 0.0, 1.0)
-        layout.add(f"phase one-hot ({', '.join(p.value for p in PHASES)})", len(PHASES), "1",
-                   0.0, 1.0)
-        layout.add("cards left in the deck", 1, "cards", 0.0, COUNT_BOUND)
+        layout.add("die_2", f"die 2 one-hot ({', '.join(DEMANDS)})", len(DEMANDS), "1", 0.0, 1.0)
+        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})",
+                   len(PHASES), "1", 0.0, 1.0)
+        layout.add("deck", "cards left in the deck", 1, "cards", 0.0, COUNT_BOUND)
         self.layout = layout
 
     def kind_of(self, piece: str) -> str:
@@ -77,16 +77,21 @@ class TowerEncoding(Encoding):
     def stranger(self, kind: str) -> str:
         return f"p0.{kind}.0"
 
-    def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
+    def release_frame(self, state: State) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) m: the bounds of the current player's base seen from
+        above (seat 0's when the game is over)."""
         seat = state.current_player
+        return base_outline(state.world, state.base(seat if seat is not None else 0)).bounds
+
+    def release(self, state: State, frame: tuple[float, float, float, float], piece: str,
+                point: int, pose: str, yaw: int) -> Action:
         n = self.grid.points
-        x0, y0, x1, y1 = base_outline(state.world, state.base(seat if seat is not None else 0)
-                                      ).bounds
+        x0, y0, x1, y1 = frame
         row, col = divmod(point, n)
         x = x0 + (col + 0.5) / n * (x1 - x0)
         y = y0 + (row + 0.5) / n * (y1 - y0)
-        return Drop(self.piece(state, kind), float(x), float(y),
-                    float(state.rules.find_drop_height), self.grid.yaw(yaw), pose)
+        return Drop(piece, float(x), float(y), float(state.rules.find_drop_height),
+                    self.grid.yaw(yaw), pose)
 
     def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         x, y, yaw, height = release

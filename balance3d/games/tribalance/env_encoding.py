@@ -44,16 +44,17 @@ class TribalanceEncoding(Encoding):
         self.release_low = np.array([-RELEASE_REACH, -RELEASE_REACH, -np.pi, 0.0])
         self.release_high = np.array([RELEASE_REACH, RELEASE_REACH, np.pi, 1.0])
         layout = Layout()
-        add_pose_fields(layout, "plate", len(MOVING))
-        add_pose_fields(layout, "pieces, sorted by name", len(self.pieces))
-        layout.add("per piece: held by seat 0..n-1", len(self.pieces) * n, "1", 0.0, 1.0)
-        layout.add("per piece: field it stands on + 1 (0: none)", len(self.pieces), "1",
-                   0.0, float(self.n_points))
-        layout.add("free fields", self.n_points, "1", 0.0, 1.0)
-        layout.add("points per seat now", n, "points", -COUNT_BOUND, COUNT_BOUND)
-        layout.add("out per seat", n, "1", 0.0, 1.0)
-        layout.add(f"phase one-hot ({', '.join(p.value for p in PHASES)})", len(PHASES), "1",
-                   0.0, 1.0)
+        add_pose_fields(layout, "plate", "plate", len(MOVING))
+        add_pose_fields(layout, "pieces", "pieces, sorted by name", len(self.pieces))
+        layout.add("piece_holders", "per piece: held by seat 0..n-1", (len(self.pieces), n),
+                   "1", 0.0, 1.0)
+        layout.add("piece_fields", "per piece: field it stands on + 1 (0: none)",
+                   len(self.pieces), "1", 0.0, float(self.n_points))
+        layout.add("free_fields", "free fields", self.n_points, "1", 0.0, 1.0)
+        layout.add("points", "points per seat now", n, "points", -COUNT_BOUND, COUNT_BOUND)
+        layout.add("out", "out per seat", n, "1", 0.0, 1.0)
+        layout.add("phase", f"phase one-hot ({', '.join(p.value for p in PHASES)})",
+                   len(PHASES), "1", 0.0, 1.0)
         self.layout = layout
 
     @property
@@ -69,8 +70,9 @@ class TribalanceEncoding(Encoding):
     def stranger(self, kind: str) -> str:
         return f"{kind}-p0.0"
 
-    def release(self, state: State, kind: str, point: int, pose: str, yaw: int) -> Action:
-        return Place(self.piece(state, kind), point)
+    def release(self, state: State, frame: None, piece: str, point: int, pose: str,
+                yaw: int) -> Action:
+        return Place(piece, point)
 
     def head(self, state: State, piece: str, pose: str, release: list[float]) -> Action:
         distances = np.hypot(self.fields[:, 0] - release[0], self.fields[:, 1] - release[1])
