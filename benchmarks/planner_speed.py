@@ -91,18 +91,18 @@ def run_child(seed: int, code: Path) -> dict:
 def old_trials_class():
     """:class:`OldTrials`, made on first use (the child imports no balance3d before
     it is told which)."""
-    from balance3d.games.tower.planner import MAX_TRIALS, PlannerBot
+    from balance3d.games.tower.planner import MAX_TRIALS, PlannerBot, stands
 
     class OldTrials(PlannerBot):
         """The planner trying drops as it did before: every candidate's legality
         checked first, each trial in ``state.clone()``."""
 
-        def legal_candidates(self, state):
+        def legal_candidates(self, state, candidates=None):
             return [d for d in self.candidates(state) if state.is_legal(d)[0]][:MAX_TRIALS]
 
         @staticmethod
         def trial(state, drop):
-            return state.clone().apply(drop)
+            return stands(state.clone().apply(drop))
 
     return OldTrials
 
