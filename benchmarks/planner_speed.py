@@ -10,18 +10,21 @@ planner still plays as well.
   reports), the CPU per trial (the drop turns' CPU over the trials), the longest and
   the median drop turn, and a digest of the final saved game: the same digest on
   both sides means the same game, move for move.
-* **duel**: ``--games`` seeded 2-player games (game ``i`` has seed ``i``) of this
-  checkout's planner against :class:`OldTrials`, the planner trying drops the way
-  it did before (the legality of every candidate first, each trial in a
-  ``state.clone()`` with a World of its own); the new planner sits in seat
-  ``i % 2``.  A win is rank 1, shared or not; its Wilson interval (95 %) is given,
-  and the outright wins.  ``--workers`` processes play the games (each game's
-  moves are the same in any process).
+* **duel**: ``--games`` seeded 2-player games of this checkout's planner against
+  :class:`OldTrials`, the planner trying drops the way it did before (the legality
+  of every candidate first, each trial in a ``state.clone()`` with a World of its
+  own, played to its verdict).  The games come in pairs on one seed (game ``i``
+  has seed ``i // 2``), the new planner in seat ``i % 2``: the seats swap within a
+  pair, so two planners that choose alike win one game of each pair.  A win is
+  rank 1, shared or not (a tie: both ranked 1); the wins, the ties and the
+  Wilson interval (95 %) of the wins are given, and the pairs split one each.
+  ``--workers`` processes play the games (each game's moves are the same in any
+  process).
 
 The machine may be shared: CPU times move less with the load than wall times, and
 the two sides of ``cost`` run in turn under the same load.
 
-    python -m benchmarks.planner_speed [--before ../main] [--seeds 0] [--games 30] [--workers 1]
+    python -m benchmarks.planner_speed [--before ../main] [--seeds 0 1 2] [--games 30] [--workers 1]
 
 (from the root of a checkout).  Writes ``benchmarks/results/planner_cost.json`` and
 ``.md`` (cost), ``planner_duel.json`` and ``.md`` (duel).
@@ -43,6 +46,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 #: Players of the timed games.
 PLAYERS = 4
+#: Seeds of the timed games.
+SEEDS = (0, 1, 2)
 #: s, longest a child may take before the benchmark gives up on it.
 CHILD_TIMEOUT = 3600.0
 
@@ -91,35 +96,36 @@ def run_child(seed: int, code: Path) -> dict:
 def old_trials_class():
     """:class:`OldTrials`, made on first use (the child imports no balance3d before
     it is told which)."""
-    from balance3d.games.tower.planner import MAX_TRIALS, PlannerBot
+    from balance3d.games.tower.planner import MAX_TRIALS, PlannerBot, stands
 
     class OldTrials(PlannerBot):
         """The planner trying drops as it did before: every candidate's legality
         checked first, each trial in ``state.clone()``."""
 
-        def legal_candidates(self, state):
+        def legal_candidates(self, state, candidates=None):
             return [d for d in self.candidates(state) if state.is_legal(d)[0]][:MAX_TRIALS]
 
         @staticmethod
         def trial(state, drop):
-            return state.clone().apply(drop)
+            return stands(state.clone().apply(drop))
 
     return OldTrials
 
 
-def duel_game(seed: int) -> dict:
-    """Duel game ``seed``: the new planner in seat ``seed % 2``, :class:`OldTrials`
-    in the other; the seats' ranks and heights (m)."""
+def duel_game(game: int) -> dict:
+    """Duel game ``game``: seed ``game // 2``, the new planner in seat ``game % 2``,
+    :class:`OldTrials` in the other; the seats' ranks and heights (m)."""
     from balance3d.games import new_game
     from balance3d.games.tower.planner import PlannerBot
 
-    old, me = old_trials_class(), seed % 2
+    old, me, seed = old_trials_class(), game % 2, game // 2
     bots = [PlannerBot(seed, s) if s == me else old(seed, s) for s in range(2)]
     state = new_game("tower", players=2, seed=seed, bots=["planner"] * 2)
     while not state.is_over:
         state.apply(bots[state.current_player].choose(state))
-    return {"seed": seed, "new_seat": me, "ranks": list(state.outcome.ranks),
-            "heights": list(state.outcome.scores)}
+    return {"game": game, "seed": seed, "new_seat": me, "ranks": list(state.outcome.ranks),
+            "heights": list(state.outcome.scores),
+            "digest": hashlib.sha256(state.to_json().encode()).hexdigest()[:16]}
 
 
 def duel(games: int, workers: int) -> dict:
@@ -133,10 +139,13 @@ def duel(games: int, workers: int) -> dict:
             records.append(record)
             print("duel", json.dumps(record), flush=True)
     wins = sum(r["ranks"][r["new_seat"]] == 1 for r in records)
-    outright = sum(r["ranks"][r["new_seat"]] == 1 and r["ranks"].count(1) == 1 for r in records)
+    ties = sum(r["ranks"].count(1) > 1 for r in records)
+    pairs = [records[i:i + 2] for i in range(0, len(records) - 1, 2)]
+    split = sum(sum(r["ranks"][r["new_seat"]] == 1 for r in pair) == 1 for pair in pairs)
     low, high = wilson(wins, games)
-    return {"games": games, "wins": wins, "outright_wins": outright, "win_rate": wins / games,
-            "wilson_95": [low, high], "records": records}
+    return {"games": games, "wins": wins, "outright_wins": wins - ties, "ties": ties,
+            "win_rate": wins / games, "wilson_95": [low, high], "pairs": len(pairs),
+            "pairs_split": split, "records": records}
 
 
 def cost_markdown(cost: dict[str, list[dict]]) -> list[str]:
@@ -155,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", type=Path, help="a checkout whose balance3d is the "
                         "'before' side of cost (default: no before side)")
-    parser.add_argument("--seeds", type=int, nargs="*", default=[0],
+    parser.add_argument("--seeds", type=int, nargs="*", default=list(SEEDS),
                         help="seeds of the cost games (none: no cost section)")
     parser.add_argument("--games", type=int, default=30, help="duel games (0: no duel)")
     parser.add_argument("--workers", type=int, default=1, help="processes playing the duel")
@@ -182,10 +191,13 @@ def main(argv: list[str] | None = None) -> int:
         with measuring(one_core=False) as facts:
             fight = duel(args.games, args.workers)
         low, high = fight["wilson_95"]
-        lines = [f"Duel, {fight['games']} 2-player games, the planner against the old way "
+        lines = [f"Duel, {fight['games']} 2-player games ({fight['pairs']} seeds, each "
+                 f"played twice with the seats swapped), the planner against the old way "
                  f"of trying: {fight['wins']} wins ({100 * fight['win_rate']:.0f} %, Wilson "
                  f"95 % [{100 * low:.0f} %, {100 * high:.0f} %]; {fight['outright_wins']} "
-                 f"outright).", "", facts_text(facts, machine_facts())]
+                 f"outright, {fight['ties']} ties); {fight['pairs_split']} of the "
+                 f"{fight['pairs']} pairs split one game each.", "",
+                 facts_text(facts, machine_facts())]
         write_results("planner_duel", {"facts": facts, "duel": fight}, "\n".join(lines))
         print("\n".join(lines))
     return 0

@@ -8,14 +8,28 @@ it plays in a scratch World that each thread keeps for the scene it last tried
 (restored from the state's snapshot at every trial), so a trial builds no pybullet
 client and no collision shapes.  A bot object holds no World (bots are copied for
 undo).
+
+A trial may end before the action does: with ``read``, :func:`try_action` asks
+that reading of the copy's World after every ``rest_check_interval`` of simulated
+time while the action runs, and the first answer that is not None ends the trial
+(the copy, its turn unfinished, is dropped).  A planner passes a reading that
+settles its own question as soon as the World does: a piece lying on the table has
+fallen, however long the rest of the table takes to settle; a table on which every
+body is welded, and stays so over a whole check, moves no more, so its judge's
+reading is the one the action would end with.  A reading only reads the World, so
+a trial it does not end gets exactly the verdict it gets without one.
 """
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 from balance3d.games.base import Action, State, Verdict
 from balance3d.physics.world import World
 
+#: What a trial's reading answers.
+Answer = TypeVar("Answer")
 #: Per thread: the scene whose scratch World is kept (``scene``) and that World.
 _THREAD = threading.local()
 
@@ -30,10 +44,23 @@ def scratch_world(state: State) -> World:
     return _THREAD.world
 
 
-def try_action(state: State, action: Action) -> Verdict:
+def try_action(state: State, action: Action,
+               read: Callable[[World], Answer | None] | None = None) -> Verdict | Answer:
     """The verdict ``action`` gets when played to its end in a copy of ``state``
-    (``state`` unchanged); raises what :meth:`State.apply` raises."""
-    return state.trial_copy(scratch_world(state)).apply(action)
+    (``state`` unchanged), or the first answer of ``read`` (World -> an answer, or
+    None to go on: see the module) that is not None; raises what
+    :meth:`State.apply` raises."""
+    copy = state.trial_copy(scratch_world(state))
+    if read is None:
+        return copy.apply(action)
+    turn = copy.begin(action)
+    settings = copy.world.settings
+    chunk = max(1, round(settings.rest_check_interval / settings.time_step))
+    while turn.advance(chunk) is None:
+        answer = read(copy.world)
+        if answer is not None:
+            return answer
+    return turn.verdict
 
 
 __all__ = ["scratch_world", "try_action"]

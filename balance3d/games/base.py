@@ -145,6 +145,9 @@ class State(ABC):
         self.history: list[dict[str, Any]] = []
         self.turn = 0
         self._world: World | None = None
+        #: A World to restore :attr:`world` into when it is first needed, instead
+        #: of building one (a trial copy's scratch World).
+        self._spare: World | None = None
         self._snapshot: Snapshot | None = None
         self._turn: Turn | None = None
 
@@ -175,13 +178,20 @@ class State(ABC):
     def world(self) -> World:
         """The physics world in its between-turns state (for reading and rendering)."""
         if self._world is None:
-            self._world = World.from_snapshot(self._snapshot, self.scene.physics)
+            if self._spare is not None:
+                self._spare.restore(self._snapshot)
+                self._world, self._spare = self._spare, None
+            else:
+                self._world = World.from_snapshot(self._snapshot, self.scene.physics)
         return self._world
 
     def fresh_world(self) -> World:
         """The world rebuilt from the between-turns snapshot: call at the start of
-        every physical action so its outcome depends only on the saved state."""
-        self.world.restore(self._snapshot)
+        every physical action so its outcome depends only on the saved state (a
+        world not yet built or restored is built or restored once)."""
+        if self._world is None:
+            return self.world
+        self._world.restore(self._snapshot)
         return self._world
 
     def commit_world(self) -> None:
@@ -326,9 +336,10 @@ class State(ABC):
         """A copy to try an action in and then drop (a bot's look-ahead): it plays on
         exactly as a :meth:`clone` does, but has no history or events, shares this
         state's between-turns snapshot (immutable) and plays in ``world``, a World
-        of this scene's physics settings that it restores from that snapshot and
-        then uses as its own (saving the cost of building one).  A
-        :class:`GameError` while a turn runs."""
+        of this scene's physics settings that it restores from that snapshot when
+        it first needs one and then uses as its own (saving the cost of building
+        one; a legality check that reads no World leaves the one restore to the
+        action).  A :class:`GameError` while a turn runs."""
         if self._turn is not None:
             raise GameError("a game cannot be copied while a turn runs")
         twin = type(self)(self.scene, self.players, self.seed, self.variant)
@@ -336,8 +347,7 @@ class State(ABC):
         twin.rng.bit_generator.state = self.rng.bit_generator.state
         twin._snapshot = self._snapshot
         twin._load_state_dict(json.loads(json.dumps(self._state_dict())))
-        world.restore(self._snapshot)
-        twin._world = world
+        twin._spare = world
         return twin
 
     # -- saving ------------------------------------------------------------------

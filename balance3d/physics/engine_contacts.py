@@ -9,7 +9,7 @@ kilograms, seconds and newtons.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 Vec3 = tuple[float, float, float]
@@ -66,18 +66,26 @@ class WeldEngine:
         c = self._scale()
         return tuple(v / c for v in self.world.engine_position(uid))
 
-    def _read(self, p: tuple, c: float, scale: float) -> ContactPoint:
-        return ContactPoint(p[1], p[2], tuple(v / c for v in p[5]), tuple(v / c for v in p[6]),
+    @staticmethod
+    def _read(p: tuple, c: float, scale: float) -> ContactPoint:
+        (xa, ya, za), (xb, yb, zb) = p[5], p[6]
+        return ContactPoint(p[1], p[2], (xa / c, ya / c, za / c), (xb / c, yb / c, zb / c),
                             tuple(p[7]), p[8] / c, p[9] * scale)
 
-    def contact_points(self, limit: float,
-                       pairs: Callable[[int, int], bool] | None = None) -> list[ContactPoint]:
+    def contact_points(self, limit: float, bodies: Collection[int],
+                       others: Collection[int] | None = None) -> list[ContactPoint]:
         """Bullet's contact manifolds of the last step, in Bullet's order: the points
-        whose signed distance is at most ``limit`` m and, with ``pairs``, whose engine
-        ids (body A, body B) it accepts (the others are not read)."""
+        between a body whose engine id is in ``bodies`` and one in ``others`` (any
+        body when None) whose signed distance is at most ``limit`` m.  The others are
+        not read: most points of a settled table are between welded or static
+        bodies."""
         c, scale = self._scale(), self.world.force_scale()
-        return [self._read(p, c, scale) for p in self.world.contact_points()
-                if p[8] / c <= limit and (pairs is None or pairs(p[1], p[2]))]
+        if others is None:
+            found = [p for p in self.world.contact_points() if p[1] in bodies or p[2] in bodies]
+        else:
+            found = [p for p in self.world.contact_points()
+                     if (p[1] in bodies and p[2] in others) or (p[2] in bodies and p[1] in others)]
+        return [self._read(p, c, scale) for p in found if p[8] / c <= limit]
 
     def closest_points(self, uid_a: int, uid_b: int, reach: float) -> list[ContactPoint]:
         """The closest points of bodies ``uid_a`` (as body A) and ``uid_b`` within

@@ -8,6 +8,8 @@ body slides over another (:meth:`LoadSamples.slip`).
 """
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from balance3d import numerics
@@ -46,19 +48,21 @@ class LoadSamples:
             self.samples.append((self.loading_pairs(), arriving))
         self.sampled = False
 
-    def close_points(self) -> list[ContactPoint]:
-        """Bullet's current contact points within ``contact_distance``, in Bullet's
-        order."""
-        return self.engine.contact_points(self.world.settings.contact_distance)
+    def close_points(self, bodies: Collection[int],
+                     others: Collection[int] | None = None) -> list[ContactPoint]:
+        """Bullet's current contact points within ``contact_distance`` between the
+        bodies whose engine ids are in ``bodies`` and those in ``others`` (any body
+        when None), in Bullet's order."""
+        return self.engine.contact_points(self.world.settings.contact_distance, bodies, others)
 
     def manifold_pairs(self, awake: set[str]) -> dict[frozenset, list[ContactPoint]]:
         """Bullet's current contact points (within ``contact_distance``) of pairs of
         bodies of the World with an awake body."""
         names = {b.uid: b.name for b in self.world.bodies()}
         pairs: dict[frozenset, list] = {}
-        for p in self.close_points():
+        for p in self.close_points({uid for uid, name in names.items() if name in awake}):
             a, b = names.get(p.uid_a), names.get(p.uid_b)
-            if a is not None and b is not None and (a in awake or b in awake):
+            if a is not None and b is not None:
                 pairs.setdefault(frozenset((a, b)), []).append(p)
         return pairs
 
@@ -73,20 +77,10 @@ class LoadSamples:
         pairs: dict[frozenset, list] = {}
         if not awake or not welded:
             return pairs
-
-        def loading(a: int, b: int) -> bool:
-            return (a in awake and b in welded) or (b in awake and a in welded)
-
-        for p in self.engine.contact_points(self.world.settings.contact_distance, loading):
+        for p in self.close_points(awake, welded):
             a, b = p.uid_a, p.uid_b
-            if a in awake:
-                other = welded.get(b)
-                if other is not None:
-                    pairs.setdefault(frozenset((awake[a], other)), []).append(p)
-            elif b in awake:
-                other = welded.get(a)
-                if other is not None:
-                    pairs.setdefault(frozenset((other, awake[b])), []).append(p)
+            pair = (awake[a], welded[b]) if a in awake else (welded[a], awake[b])
+            pairs.setdefault(frozenset(pair), []).append(p)
         return pairs
 
     def facing(self, a: str, points: list[ContactPoint]) -> list[ContactPoint]:

@@ -11,7 +11,7 @@ from balance3d.bots import make_bot
 from balance3d.bots.trials import scratch_world, try_action
 from balance3d.games import Drop, GameError, new_game
 from balance3d.games.base import action_to_dict
-from balance3d.games.tower.planner import MAX_TRIALS, PlannerBot
+from balance3d.games.tower.planner import MAX_TRIALS, PlannerBot, stands
 
 #: Actions of a seeded 2-player Tower planner game played before the states tried
 #: here (the towers then hold a few pieces each), and how many actions are compared.
@@ -22,12 +22,12 @@ class CloneTrials(PlannerBot):
     """The planner trying drops the way it did before trial copies: every
     candidate's legality checked first, each trial in ``state.clone()``."""
 
-    def legal_candidates(self, state):
+    def legal_candidates(self, state, candidates=None):
         return [d for d in self.candidates(state) if state.is_legal(d)[0]][:MAX_TRIALS]
 
     @staticmethod
     def trial(state, drop):
-        return state.clone().apply(drop)
+        return stands(state.clone().apply(drop))
 
 
 def played(actions: int):
@@ -54,7 +54,7 @@ def mid_game():
 
 def test_a_trial_copy_gets_the_clones_verdict_and_leaves_the_state(mid_game):
     state, bots = mid_game
-    drop = bots[state.current_player].legal_candidates(state)[0]
+    drop = next(bots[state.current_player].legal_candidates(state))
     before = state.to_json()
     in_clone = state.clone().apply(drop).to_dict()
     assert try_action(state, drop).to_dict() == in_clone
@@ -64,7 +64,7 @@ def test_a_trial_copy_gets_the_clones_verdict_and_leaves_the_state(mid_game):
 
 def test_a_trial_copy_plays_on_as_the_clone(mid_game):
     state, bots = mid_game
-    drop = bots[state.current_player].legal_candidates(state)[0]
+    drop = next(bots[state.current_player].legal_candidates(state))
     clone, copy = state.clone(), state.trial_copy(scratch_world(state))
     clone.apply(drop)
     copy.apply(drop)
@@ -87,7 +87,7 @@ def test_the_scratch_world_is_kept_per_thread_and_scene(mid_game):
 def test_no_trial_copy_while_a_turn_runs(mid_game):
     state, bots = mid_game
     twin = state.clone()
-    turn = twin.begin(bots[twin.current_player].legal_candidates(twin)[0])
+    turn = twin.begin(next(bots[twin.current_player].legal_candidates(twin)))
     with pytest.raises(GameError, match="while a turn runs"):
         twin.trial_copy(scratch_world(twin))
     turn.cancel()
@@ -105,7 +105,7 @@ def test_the_planner_checks_the_legality_of_no_more_drops_than_it_tries(monkeypa
         checked.append(action)
         return is_legal(self, action)
     monkeypatch.setattr(type(state), "is_legal", counted)
-    legal = bot.legal_candidates(state)
+    legal = list(bot.legal_candidates(state))
     assert legal == every[:MAX_TRIALS]
     assert checked == bot.candidates(state)[:len(checked)]   # in order, then stops
     assert checked[-1] == legal[-1] or len(legal) < MAX_TRIALS

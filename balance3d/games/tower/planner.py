@@ -14,13 +14,16 @@ Drops
     face, at least :data:`MIN_MARGIN` inside it.  Physics is deterministic (a copy
     plays on bit for bit like the original), so a candidate tried in a trial copy
     (:func:`balance3d.bots.trials.try_action`) shows the verdict the real drop will
-    get.  The first candidate whose trial makes nothing fall and knocks no tower is
-    played; at most :data:`MAX_TRIALS` trials per piece (the look-ahead budget: each
-    is a copy and a judged drop; legality is checked only until that many legal
-    candidates are found), else the last candidate tried; with no candidate, the
-    game's own ``legal_release()``.  Each trial is reported
-    (:func:`balance3d.bots.progress.report`: trials made of the candidates that
-    will be tried).
+    get.  A trial ends as soon as its answer is known (:class:`TrialReading`):
+    when a piece touches the table (something fell), or when the whole table has
+    been welded over a check (nothing moves any more: the towers read then as they
+    will at the end).  The first candidate whose trial makes nothing fall and
+    knocks no tower is played; at most :data:`MAX_TRIALS` trials per piece (the
+    look-ahead budget: each is a copy and a judged drop; a candidate's legality is
+    checked only when the trials before it have failed), else the last candidate
+    tried; with no candidate, the game's own ``legal_release()``.  Each trial is
+    reported (:func:`balance3d.bots.progress.report`: trials made of the at most
+    :data:`MAX_TRIALS` candidates that may be tried).
 
 Decisions
     ``target``: the opponent with the tallest tower (the leader; lowest seat on a
@@ -32,6 +35,7 @@ Decisions
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -41,9 +45,9 @@ from balance3d.bots.progress import report
 from balance3d.bots.trials import try_action
 from balance3d.games.base import Action, Choose, Drop, State, Verdict
 from balance3d.games.placement import design_vertices, pose_rotation
-from balance3d.games.tower.judge import piece_centre, top_piece
-from balance3d.games.tower.rules import LOSE_TURN, REMOVE_TOP, piece_part
-from balance3d.physics.world import WorldError
+from balance3d.games.tower.judge import piece_centre, read_tower, top_piece
+from balance3d.games.tower.rules import LOSE_TURN, REMOVE_TOP, TABLE, piece_part
+from balance3d.physics.world import World, WorldError
 
 #: Trials (clone + judged drop) per piece, at most: the look-ahead budget.
 MAX_TRIALS = 3
@@ -66,41 +70,48 @@ class PlannerBot(SeatedBot):
         decisions = state.legal_decisions()
         if decisions:
             return self.decide(state, decisions)
-        candidates = self.legal_candidates(state)
-        planned = len(candidates)
+        candidates = self.candidates(state)
+        planned = min(MAX_TRIALS, len(candidates))
         report(0, planned)
-        for tried, drop in enumerate(candidates, start=1):
+        last = None
+        for tried, drop in enumerate(self.legal_candidates(state, candidates), start=1):
+            last = drop
             try:
-                verdict = self.trial(state, drop)
+                ok = self.trial(state, drop)
             except WorldError:
                 report(tried, planned)
                 continue
             report(tried, planned)
-            if not verdict.fallen and not verdict.knocked:
+            if ok:
                 return drop
-        if candidates:
-            return candidates[-1]
+        if last is not None:
+            return last
         found = state.legal_release()
         if found is None:
             raise BotError(f"planner: seat {state.current_player} has no legal drop")
         return found
 
-    def legal_candidates(self, state: State) -> list[Drop]:
-        """The first :data:`MAX_TRIALS` legal drops of :meth:`candidates`, in order:
-        those the bot will try (legality is checked no further than that)."""
-        legal = []
-        for drop in self.candidates(state):
+    def legal_candidates(self, state: State,
+                         candidates: list[Drop] | None = None) -> Iterator[Drop]:
+        """The first :data:`MAX_TRIALS` legal drops of ``candidates`` (default:
+        :meth:`candidates`), in order: those the bot will try.  Each one's legality
+        is checked only when the one before has been taken, so a bot whose first
+        trial stands checks no other."""
+        legal = 0
+        for drop in self.candidates(state) if candidates is None else candidates:
+            if legal == MAX_TRIALS:
+                return
             if state.is_legal(drop)[0]:
-                legal.append(drop)
-                if len(legal) == MAX_TRIALS:
-                    break
-        return legal
+                legal += 1
+                yield drop
 
     @staticmethod
-    def trial(state: State, drop: Drop) -> Verdict:
-        """The verdict ``drop`` gets in a copy of ``state``
-        (:func:`balance3d.bots.trials.try_action`)."""
-        return try_action(state, drop)
+    def trial(state: State, drop: Drop) -> bool:
+        """Whether ``drop`` stands in a copy of ``state`` (nothing falls, no tower is
+        knocked): :func:`balance3d.bots.trials.try_action` with a
+        :class:`TrialReading`."""
+        answer = try_action(state, drop, TrialReading(state, drop))
+        return answer if isinstance(answer, bool) else stands(answer)
 
     @staticmethod
     def decide(state: State, decisions: list[Choose]) -> Choose:
@@ -165,6 +176,52 @@ class PlannerBot(SeatedBot):
         com = numerics.matmul(np.asarray(masses), np.asarray(points)) / math.fsum(masses)
         half = float(np.ptp(world.vertices(state.base(state.current_player))[:, 0])) / 2
         return bool(np.all(np.abs(com - np.asarray(base_xy)) <= half - MIN_MARGIN))
+
+
+def stands(verdict: Verdict) -> bool:
+    """Whether a drop's verdict has nothing fallen and no tower knocked."""
+    return not verdict.fallen and not verdict.knocked
+
+
+class TrialReading:
+    """The planner's reading of a trial of ``drop`` in ``state`` while it runs
+    (``reading(world)``, as :func:`balance3d.bots.trials.try_action` asks it after
+    every ``rest_check_interval``): False (it does not stand), True (it stands) or
+    None (not known yet).
+
+    * False once a piece of a tower, or the piece dropped, touches the table
+      (within ``contact_distance``) or has left the World (off the table).  It fell:
+      a piece down on the table does not climb back up a plinth, so the verdict
+      would have it fallen (from its own tower) or knocked (from another).
+    * Once every body of the World was welded at the last reading and still is, a
+      whole statics pass has found nothing to wake: nothing moves any more, and the
+      towers read (:func:`~balance3d.games.tower.judge.read_tower`) as they will
+      when the drop is judged.  True when no tower then has a fallen piece (the
+      drop's verdict has no fall, and no knock, which needs a fall); False when
+      the player's own tower has one; else None (the drop's verdict decides).
+    """
+
+    def __init__(self, state: State, drop: Drop) -> None:
+        seat = state.current_player
+        self.towers = {state.base(s): state.tower(s) for s in range(len(state.players))
+                       if s != seat and state.tower(s)}
+        self.own = state.base(seat)
+        self.towers[self.own] = [*state.tower(seat), drop.piece]
+        self.pieces = {p for tower in self.towers.values() for p in tower}
+        self.welded = False
+
+    def __call__(self, world: World) -> bool | None:
+        """The reading of ``world`` now (see the class)."""
+        if not self.pieces.issubset(world.names) or world.touching(TABLE) & self.pieces:
+            return False
+        welded, self.welded = self.welded, world.welded_set.issuperset(world.dynamic_names)
+        if not (welded and self.welded):
+            return None
+        fell = {base for base, tower in self.towers.items()
+                if read_tower(world, base, tower).fallen}
+        if self.own in fell:
+            return False
+        return None if fell else True
 
 
 def centre_of_mass_offset(part, pose: str, yaw: float) -> tuple[float, float]:

@@ -47,7 +47,7 @@ class TowerState(CardsMixin, TurnsMixin, State):
         self._dice: list[str] = []
         self._loaded: list[list[str]] = []
         self._termination: str | None = None
-        #: (snapshot, {repr of a drop: its Landing}): see TurnsMixin._landing.
+        #: (snapshot, {key: a reading of its World}): see TurnsMixin._on_snapshot.
         self._landed: tuple | None = None
 
     # ------------------------------------------------------------------ set-up
@@ -88,7 +88,8 @@ class TowerState(CardsMixin, TurnsMixin, State):
         return state
 
     def trial_copy(self, world: World) -> "TowerState":
-        """:meth:`State.trial_copy`, sharing the landings found on this snapshot."""
+        """:meth:`State.trial_copy`, sharing the readings of this snapshot's World
+        (landings, overlaps, base outlines: :meth:`_on_snapshot`)."""
         twin = super().trial_copy(world)
         twin._landed = self._landed
         return twin
@@ -348,9 +349,7 @@ class TowerState(CardsMixin, TurnsMixin, State):
         if self._vertical[seat] and drop.pose == "flat":
             return Refusal("a penalty card demands this piece stand vertically: pose 'edge' or "
                            "'upright'", "vertical", piece=piece, seat=seat)
-        world = self.world
-        base = self.base(seat)
-        if not base_outline(world, base).contains(shapely.Point(drop.x, drop.y)):
+        if not self._base_outline(seat).contains(shapely.Point(drop.x, drop.y)):
             return Refusal(f"the release point ({drop.x:.4f}, {drop.y:.4f}) m is not over your "
                            f"base", "off_base", piece=piece, seat=seat)
         land = self._landing(drop)
@@ -363,7 +362,7 @@ class TowerState(CardsMixin, TurnsMixin, State):
             return Refusal(f"level {level} is closed: a piece lies on level {top}, so a piece "
                            f"may go only on level {top} or {top + 1}", "level_closed",
                            piece=piece, seat=seat, level=level, top=top)
-        hits = world.overlaps(self.piece_part(piece), land.position, land.orientation)
+        hits = self._release_hits(drop, land)
         if hits:
             return Refusal(f"the piece would overlap {', '.join(hits)} at release", "overlap",
                            piece=piece, seat=seat, hits=list(hits))

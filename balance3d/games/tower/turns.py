@@ -2,12 +2,13 @@
 drop played out (see the package docstring, "Turns" to "End")."""
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from balance3d.games.base import Drop
 from balance3d.games.tower import physics
-from balance3d.games.tower.judge import Landing, is_vertical, landing, read_tower
+from balance3d.games.tower.judge import (Landing, base_outline, is_vertical, landing,
+                                         read_tower)
 from balance3d.games.tower.rules import EITHER, GIVE, TABLE, play_count
 from balance3d.games.tower.verdicts import TowerDropVerdict
 from balance3d.physics.world import World, WorldError
@@ -124,18 +125,37 @@ class TurnsMixin:
 
     def _landing(self, drop: Drop) -> Landing:
         """Where ``drop`` lands (:func:`~balance3d.games.tower.judge.landing`) on the
-        World of the between-turns snapshot.  The legality check reads :attr:`world`
-        and the run :meth:`fresh_world`, both restored from that snapshot, so the
-        footprint's rays are cast once per snapshot and drop (kept for every drop
-        asked about since the snapshot was taken, and shared by trial copies)."""
-        snapshot, lands = self._landed or (None, None)
-        if lands is None or snapshot is not self._snapshot:
-            lands = {}
-            self._landed = (self._snapshot, lands)
-        key = repr(drop)
-        if key not in lands:
-            lands[key] = landing(self.world, self.piece_part(drop.piece), drop)
-        return lands[key]
+        World of the between-turns snapshot (:meth:`_on_snapshot`)."""
+        return self._on_snapshot(("landing", repr(drop)), lambda: landing(
+            self.world, self.piece_part(drop.piece), drop))
+
+    def _release_hits(self, drop: Drop, land: Landing) -> list[str]:
+        """The bodies ``drop``'s piece would overlap at its release pose ``land``
+        (:meth:`World.overlaps`) on the World of the between-turns snapshot
+        (:meth:`_on_snapshot`)."""
+        return self._on_snapshot(("hits", repr(drop)), lambda: self.world.overlaps(
+            self.piece_part(drop.piece), land.position, land.orientation))
+
+    def _base_outline(self, seat: int):
+        """``seat``'s base seen from above (:func:`~balance3d.games.tower.judge.base_outline`),
+        read once per snapshot (:meth:`_on_snapshot`)."""
+        return self._on_snapshot(("outline", seat), lambda: base_outline(
+            self.world, self.base(seat)))
+
+    def _on_snapshot(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """``compute()``, a reading of the World of the between-turns snapshot, kept
+        under ``key`` for as long as that snapshot stands.  The legality check reads
+        :attr:`world` and the run :meth:`fresh_world`, both restored from that
+        snapshot, so each reading (a drop's landing rays, its overlaps, a base's
+        outline) is made once per snapshot, and shared with the trial copies,
+        whose legality check then reads no World."""
+        snapshot, found = self._landed or (None, None)
+        if found is None or snapshot is not self._snapshot:
+            found = {}
+            self._landed = (self._snapshot, found)
+        if key not in found:
+            found[key] = compute()
+        return found[key]
 
     def _run_drop(self, drop: Drop) -> Generator[None, None, TowerDropVerdict]:
         """The drop, step by step (see :meth:`State._run`)."""
