@@ -14,32 +14,13 @@ import pytest
 import ray
 from proc_table import HAS_PROC, descendants, poll, title
 import ray_start
+from ray_sweep import RUNS, TASK_TITLE, write_sweep
 
 from balance3d.cli import main
 from balance3d.tune import engines
 from balance3d.tune.runner import run_sweep
-from balance3d.tune.sweep import load_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
-# 2 densities x 8 repetitions of one drop: 16 runs, on 2 CPUs several rounds of tasks
-SWEEP = """\
-[sweep]
-scene = "tilted"
-experiment = "drops"
-repetitions = 8
-seed = 3
-
-[parameters]
-"materials.block_wood.density" = [400.0, 650.0]
-
-[experiment]
-blocks = [2]
-sections = [2]
-load = [{block = 2, x = -0.13}]
-"""
-RUNS = 16
-#: The title a Ray worker process has while it runs one of the sweep's tasks.
-TASK_TITLE = "ray::run_task"
 
 pytestmark = pytest.mark.skipif(not HAS_PROC, reason="finds Ray's workers in /proc")
 
@@ -85,9 +66,7 @@ class WorkerKiller(threading.Thread):
 
 
 def _sweep(tmp_path: Path):
-    path = tmp_path / "s.toml"
-    path.write_text(SWEEP)
-    return path, load_sweep(path)
+    return write_sweep(tmp_path, seed=3)
 
 
 def test_a_killed_worker_is_retried_and_the_sweep_completes(tmp_path, local_ray):

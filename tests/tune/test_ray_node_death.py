@@ -7,6 +7,7 @@ whichever Ray reports first), the finished runs stay, and the same command resum
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -16,32 +17,13 @@ import pytest
 import ray
 from proc_table import HAS_PROC, descendants, poll, title
 from ray.cluster_utils import Cluster
+from ray_sweep import RUNS, TASK_TITLE, write_sweep
 
 from balance3d.cli import main
 from balance3d.tune import engines
 from balance3d.tune.runner import run_sweep
-from balance3d.tune.sweep import load_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
-# 2 densities x 8 repetitions of one drop: 16 runs, several rounds on 2 nodes of 1 CPU
-SWEEP = """\
-[sweep]
-scene = "tilted"
-experiment = "drops"
-repetitions = 8
-seed = 5
-
-[parameters]
-"materials.block_wood.density" = [400.0, 650.0]
-
-[experiment]
-blocks = [2]
-sections = [2]
-load = [{block = 2, x = -0.13}]
-"""
-RUNS = 16
-#: The title a Ray worker process has while it runs one of the sweep's tasks.
-TASK_TITLE = "ray::run_task"
 #: CPUs of each of the two nodes.
 NODE_CPUS = 1
 
@@ -82,8 +64,9 @@ def nodes() -> Iterator[Nodes]:
 
 class NodeKiller(threading.Thread):
     """Once ``ready()`` holds and a worker of the second node runs a task of the
-    sweep, kill that node's processes (its raylet first: ``remove_node`` without a
-    graceful stop); ``killed_task`` is the pid of the worker that was running."""
+    sweep, stop that worker (SIGSTOP) and kill the node's processes (``remove_node``
+    without a graceful stop); ``killed_task`` is the pid of the worker that was
+    running."""
 
     def __init__(self, cluster: Nodes, ready=lambda: True) -> None:
         super().__init__(daemon=True)
@@ -109,6 +92,8 @@ class NodeKiller(threading.Thread):
             return bool(found)
 
         if poll(seen) and found:
+            # frozen first, so that its run cannot end while the node is being killed
+            os.kill(found[0], signal.SIGSTOP)
             self.cluster.cluster.remove_node(self.cluster.second, allow_graceful=False)
             self.killed_task = found[0]
 
@@ -126,9 +111,7 @@ def _run_with_killer(cluster: Nodes, run: Any, ready=lambda: True) -> tuple[Any,
 
 
 def _sweep(tmp_path: Path):
-    path = tmp_path / "s.toml"
-    path.write_text(SWEEP)
-    return path, load_sweep(path)
+    return write_sweep(tmp_path, seed=5)
 
 
 def test_runs_of_a_dead_node_are_retried_and_the_sweep_completes(tmp_path, nodes):
