@@ -1,13 +1,16 @@
 """Soak: many seeded bot games of every game, variant and player count in one
 process, checking invariants after every turn.
 
-    python -m benchmarks.soak --games 1000 [--seed 0] [--planner-share 0.2]
+    python -m benchmarks.soak --games 1000 [--seed 0] [--planner-share 0.2] [--workers 1]
 
 Game ``i`` plays configuration ``i % 12`` (every game x variant x player count, in
 a fixed order) with the game seed ``seed + i``; each seat is the ``planner`` bot with
-probability ``--planner-share``, else the ``random`` bot, drawn from the soak's own
-generator (seeded with ``--seed``), which also picks the turns at which the game is
-saved and loaded.  After every action it checks:
+probability ``--planner-share``, else the ``random`` bot, drawn from the game's own
+soak generator (seeded with ``[seed, i]``), which also picks the turns at which the
+game is saved and loaded.  Each game is thus the same whichever process plays it
+and whatever was played before: ``--workers N`` plays the games in N processes and
+prints them in the same order, each game move for move as one process would play it.  After
+every action it checks:
 
 - the game's invariants (:mod:`benchmarks.soak_checks`): Tilted's coins and blocks
   conserved; Tri-Ba-Lance's pieces on the plate or with their owner and the scores
@@ -19,17 +22,20 @@ saved and loaded.  After every action it checks:
   the loaded copy.
 
 It prints one line per game (configuration, seats, actions, how it ended, save/load
-round trips, seconds, peak RSS), the peak RSS after 10 games and after the last, and
-a summary.  Exit status 0 when every game passed, 1 at the first broken invariant
+round trips, seconds, the peak RSS of the process that played it), the peak RSS of
+each playing process after its 10th game and after its last, and a summary.  Exit status 0 when every game passed, 1 at the first broken invariant
 (its message names the game, the seed and the action), 2 on bad arguments.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import resource
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +52,7 @@ ACTION_CAP = 1000
 PLANNER_SHARE = 0.2
 #: probability that the soak saves and loads the game before an action.
 SAVE_SHARE = 0.05
-#: games after which the first peak RSS is reported.
+#: games of one process after which its first peak RSS is reported.
 EARLY_GAMES = 10
 
 
@@ -140,31 +146,78 @@ def seats(config: Config, rng: np.random.Generator, planner_share: float) -> lis
             for _ in range(config.players)]
 
 
-def soak(games: int, seed: int = 0, planner_share: float = PLANNER_SHARE,
-         out=sys.stdout) -> int:
-    """Play ``games`` games (see the module docstring), printing to ``out``; the
-    number of games played (all passed; InvariantError at the first broken one)."""
+@dataclass(frozen=True)
+class Played:
+    """Game ``index`` as one process played it: its configuration and seats, its
+    report, the process's id and its peak RSS after the game (MB)."""
+
+    index: int
+    config: Config
+    bots: list[str]
+    report: GameReport
+    pid: int
+    rss_mb: float
+
+
+def play(index: int, seed: int, planner_share: float) -> Played:
+    """Play game ``index`` of a soak seeded ``seed`` (see the module docstring)."""
     configs = configurations()
-    rng = np.random.default_rng(seed)
+    config = configs[index % len(configs)]
+    rng = np.random.default_rng([seed, index])
+    bots = seats(config, rng, planner_share)
+    report = soak_game(config, seed + index, bots, rng)
+    return Played(index, config, bots, report, os.getpid(), peak_rss_mb())
+
+
+def _play_args(args: tuple[int, int, float]) -> Played:
+    return play(*args)
+
+
+def _played(games: int, seed: int, planner_share: float, workers: int) -> Iterator[Played]:
+    """Every game, in order, played here (``workers`` 1) or by a pool of processes
+    (each takes the next game when it is free, so the games of one process come in
+    the order it played them)."""
+    jobs = [(i, seed, planner_share) for i in range(games)]
+    if workers == 1:
+        yield from map(_play_args, jobs)
+        return
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(_play_args, jobs)
+
+
+def soak(games: int, seed: int = 0, planner_share: float = PLANNER_SHARE,
+         out=sys.stdout, workers: int = 1) -> int:
+    """Play ``games`` games (see the module docstring) in ``workers`` processes,
+    printing to ``out``; the number of games played (all passed; InvariantError at
+    the first broken one)."""
     started = time.perf_counter()
     actions = trips = 0
-    for i in range(games):
-        config = configs[i % len(configs)]
-        bots = seats(config, rng, planner_share)
-        report = soak_game(config, seed + i, bots, rng)
+    last: dict[int, Played] = {}
+    played_by: dict[int, int] = {}
+    for played in _played(games, seed, planner_share, workers):
+        report = played.report
         actions, trips = actions + report.actions, trips + report.round_trips
-        print(f"game {i + 1:>5}  {str(config):<20} {','.join(bots):<32} "
-              f"{report.actions:>4} actions  {report.termination:<16} "
-              f"{report.round_trips} save/load  {report.seconds:6.1f} s  "
-              f"peak RSS {peak_rss_mb():.0f} MB", file=out, flush=True)
-        if i + 1 == EARLY_GAMES:
-            print(f"peak RSS after {EARLY_GAMES} games: {peak_rss_mb():.0f} MB",
-                  file=out, flush=True)
+        last[played.pid] = played
+        played_by[played.pid] = played_by.get(played.pid, 0) + 1
+        print(f"game {played.index + 1:>5}  {str(played.config):<20} "
+              f"{','.join(played.bots):<32} {report.actions:>4} actions  "
+              f"{report.termination:<16} {report.round_trips} save/load  "
+              f"{report.seconds:6.1f} s  peak RSS {played.rss_mb:.0f} MB", file=out, flush=True)
+        if played_by[played.pid] == EARLY_GAMES:
+            print(f"peak RSS after {EARLY_GAMES} games{_of(played, workers)}: "
+                  f"{played.rss_mb:.0f} MB", file=out, flush=True)
     minutes = (time.perf_counter() - started) / 60
-    print(f"peak RSS after {games} games: {peak_rss_mb():.0f} MB", file=out)
+    for played in last.values():
+        print(f"peak RSS after {played_by[played.pid]} games{_of(played, workers)}: "
+              f"{played.rss_mb:.0f} MB", file=out)
     print(f"{games} games, {actions} actions, {trips} save/load round trips, "
           f"no invariant broken, {minutes:.1f} min", file=out, flush=True)
     return games
+
+
+def _of(played: Played, workers: int) -> str:
+    """Which process a peak RSS is of, when there are several."""
+    return "" if workers == 1 else f" of process {played.pid}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,13 +231,15 @@ def main(argv: list[str] | None = None) -> int:
                         "soak's own generator's seed (default 0)")
     parser.add_argument("--planner-share", type=float, default=PLANNER_SHARE,
                         help=f"probability a seat is the planner (default {PLANNER_SHARE})")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes playing the games (default 1: this one)")
     args = parser.parse_args(argv)
-    if args.games < 1 or not 0 <= args.planner_share <= 1:
-        print("soak: --games must be at least 1 and --planner-share within [0, 1]",
-              file=sys.stderr)
+    if args.games < 1 or not 0 <= args.planner_share <= 1 or args.workers < 1:
+        print("soak: --games and --workers must be at least 1 and --planner-share "
+              "within [0, 1]", file=sys.stderr)
         return 2
     try:
-        soak(args.games, args.seed, args.planner_share)
+        soak(args.games, args.seed, args.planner_share, workers=args.workers)
     except InvariantError as exc:
         print(f"soak: invariant broken: {exc}", file=sys.stderr)
         return 1

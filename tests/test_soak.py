@@ -40,6 +40,28 @@ def test_one_game_of_every_configuration_passes():
     assert trips > 0, "no game was saved and loaded"
 
 
+def game_lines(text):
+    """The soak's game lines without their seconds and peak RSS, which vary."""
+    return [line.split(" save/load")[0] for line in text.splitlines()
+            if line.startswith("game ")]
+
+
+def test_games_are_the_same_in_a_pool_of_processes():
+    """Each game seeds its own seats and save turns, so two processes sharing the
+    games play each exactly as one process does (a soak generator shared across
+    games would give the second process other seats and save turns), and each
+    process reports its own peak RSS."""
+    alone, pooled = io.StringIO(), io.StringIO()
+    soak.soak(4, seed=3, planner_share=0.5, out=alone)
+    soak.soak(4, seed=3, planner_share=0.5, out=pooled, workers=2)
+    assert game_lines(pooled.getvalue()) == game_lines(alone.getvalue())
+    assert len(game_lines(alone.getvalue())) == 4
+    finals = [line for line in pooled.getvalue().splitlines()
+              if line.startswith("peak RSS after") and " of process " in line]
+    # a process that started late may have found no game left
+    assert 1 <= len(finals) <= 2 and sum(int(line.split()[3]) for line in finals) == 4
+
+
 def test_an_endless_game_is_reported(monkeypatch):
     monkeypatch.setattr(soak, "ACTION_CAP", 3)
     config = soak.Config("tilted", "basic", 2)
