@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from golden_checks import judged_identically_turn_by_turn, replays_byte_for_byte
 
 import balance3d
 from balance3d import bots, cli
@@ -269,20 +270,12 @@ def test_simulate_refuses_a_bot_that_does_not_play_the_game(capsys, monkeypatch)
 
 
 @pytest.mark.portable
-def test_golden_record_replays_byte_for_byte(capsys):
-    assert cli.main(["replay", str(GOLDEN), "--verify", "--from-start", "--strict",
-                     "--quiet"]) == 0
-    record = rec.load_record(GOLDEN)
-    assert record.keeps_states
-    replayed = playing.replay(record, playing.record_scene(record)).record()
-    assert rec.dumps(replayed) == GOLDEN.read_text()
+def test_golden_record_replays_byte_for_byte():
+    replays_byte_for_byte(GOLDEN)
 
 
 def test_golden_record_is_judged_identically_turn_by_turn_from_its_kept_states(capsys):
-    assert cli.main(["replay", str(GOLDEN), "--verify", "--strict", "--quiet"]) == 0
-    n = len(rec.load_record(GOLDEN).actions)
-    assert capsys.readouterr().out.endswith(
-        f"verify: {n} turns: {n} identical, 0 within tolerance, 0 different\n")
+    judged_identically_turn_by_turn(GOLDEN, capsys)
 
 
 def test_a_scene_file_is_kept_in_the_record_and_opens_once_the_file_is_gone(

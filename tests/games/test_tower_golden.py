@@ -25,30 +25,21 @@ import json
 from pathlib import Path
 
 import pytest
+from golden_checks import judged_identically_turn_by_turn, replays_byte_for_byte
 
 from balance3d import cli
-from balance3d import play as playing
-from balance3d import record as rec
 
 pytestmark = pytest.mark.portable
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "tower_4p_random_seed5.json"
 
 
-def test_golden_record_replays_byte_for_byte(capsys):
-    assert cli.main(["replay", str(GOLDEN), "--verify", "--from-start", "--strict",
-                     "--quiet"]) == 0
-    record = rec.load_record(GOLDEN)
-    assert record.keeps_states
-    replayed = playing.replay(record, playing.record_scene(record)).record()
-    assert rec.dumps(replayed) == GOLDEN.read_text()
+def test_golden_record_replays_byte_for_byte():
+    replays_byte_for_byte(GOLDEN)
 
 
 def test_golden_record_is_judged_identically_turn_by_turn_from_its_kept_states(capsys):
-    assert cli.main(["replay", str(GOLDEN), "--verify", "--strict", "--quiet"]) == 0
-    n = len(rec.load_record(GOLDEN).actions)
-    assert capsys.readouterr().out.endswith(
-        f"verify: {n} turns: {n} identical, 0 within tolerance, 0 different\n")
+    judged_identically_turn_by_turn(GOLDEN, capsys)
 
 
 def test_golden_record_holds_what_it_is_kept_for():

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import ray
-from proc_table import HAS_PROC, descendants, poll, title
+from proc_table import HAS_PROC
 import ray_start
-from ray_sweep import RUNS, TASK_TITLE, write_sweep
+from ray_sweep import RUNS, TaskStriker, write_sweep
 
 from balance3d.cli import main
 from balance3d.tune import engines
@@ -33,36 +32,10 @@ def local_ray():
         yield
 
 
-class WorkerKiller(threading.Thread):
-    """Once ``ready()`` holds, SIGKILL one of this process's Ray workers while it
-    runs a task; ``killed`` is its pid (None if none was seen)."""
-
-    def __init__(self, ready=lambda: True) -> None:
-        super().__init__(daemon=True)
-        self.ready = ready
-        self.killed: int | None = None
-        self.stop = threading.Event()
-
-    def _running_task(self) -> int | None:
-        if self.stop.is_set() or not self.ready():
-            return None
-        return next((pid for pid, _ in descendants(os.getpid())
-                     if title(pid).startswith(TASK_TITLE)), None)
-
-    def run(self) -> None:
-        found: list[int] = []
-
-        def seen() -> bool:
-            if self.stop.is_set():
-                return True
-            pid = self._running_task()
-            if pid is not None:
-                found.append(pid)
-            return bool(found)
-
-        if poll(seen) and found:
-            os.kill(found[0], signal.SIGKILL)
-            self.killed = found[0]
+def worker_killer(ready=lambda: True) -> TaskStriker:
+    """A thread that SIGKILLs one of this process's Ray workers while it runs a task
+    (once ``ready()`` holds); its ``struck`` is the pid."""
+    return TaskStriker(os.getpid, lambda pid: os.kill(pid, signal.SIGKILL), ready)
 
 
 def _sweep(tmp_path: Path):
@@ -72,14 +45,14 @@ def _sweep(tmp_path: Path):
 def test_a_killed_worker_is_retried_and_the_sweep_completes(tmp_path, local_ray):
     _, sweep = _sweep(tmp_path)
     alone = run_sweep(sweep, workers=1, progress=False)
-    killer = WorkerKiller()
+    killer = worker_killer()
     killer.start()
     try:
         remote = run_sweep(sweep, engine="ray", progress=False)
     finally:
         killer.stop.set()
         killer.join()
-    assert killer.killed is not None, "no Ray worker was seen running a task"
+    assert killer.struck is not None, "no Ray worker was seen running a task"
     assert len(remote) == RUNS
     pd.testing.assert_frame_equal(remote, alone)
 
@@ -90,7 +63,7 @@ def test_a_run_lost_beyond_the_retries_is_one_line_and_a_rerun_resumes(
     out = tmp_path / "out"
     runs = out / "runs.jsonl"
     monkeypatch.setattr(engines, "RAY_RETRIES", 0)
-    killer = WorkerKiller(ready=lambda: runs.exists() and runs.read_text().count("\n") >= 1)
+    killer = worker_killer(ready=lambda: runs.exists() and runs.read_text().count("\n") >= 1)
     killer.start()
     try:
         status = main(["tune", "run", str(path), "--out", str(out), "--engine", "ray",
@@ -98,7 +71,7 @@ def test_a_run_lost_beyond_the_retries_is_one_line_and_a_rerun_resumes(
     finally:
         killer.stop.set()
         killer.join()
-    assert killer.killed is not None
+    assert killer.struck is not None
     err = capsys.readouterr().err
     assert status == 2, err
     assert err.count("\n") == 1 and "Traceback" not in err

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 from pathlib import Path
 from typing import Any, Iterator
 
 import pandas as pd
 import pytest
 import ray
-from proc_table import HAS_PROC, descendants, poll, title
+from proc_table import HAS_PROC
 from ray.cluster_utils import Cluster
-from ray_sweep import RUNS, TASK_TITLE, write_sweep
+from ray_sweep import RUNS, TaskStriker, write_sweep
 
 from balance3d.cli import main
 from balance3d.tune import engines
@@ -62,45 +61,22 @@ def nodes() -> Iterator[Nodes]:
             cluster.cluster.shutdown()
 
 
-class NodeKiller(threading.Thread):
-    """Once ``ready()`` holds and a worker of the second node runs a task of the
-    sweep, stop that worker (SIGSTOP) and kill the node's processes (``remove_node``
-    without a graceful stop); ``killed_task`` is the pid of the worker that was
-    running."""
+def node_killer(cluster: Nodes, ready=lambda: True) -> TaskStriker:
+    """A thread that, once ``ready()`` holds and a worker of the second node runs a
+    task of the sweep, stops that worker (SIGSTOP) and kills the node's processes
+    (``remove_node`` without a graceful stop); its ``struck`` is the worker's pid."""
 
-    def __init__(self, cluster: Nodes, ready=lambda: True) -> None:
-        super().__init__(daemon=True)
-        self.cluster, self.ready = cluster, ready
-        self.killed_task: int | None = None
-        self.stop = threading.Event()
+    def strike(pid: int) -> None:
+        # frozen first, so that its run cannot end while the node is being killed
+        os.kill(pid, signal.SIGSTOP)
+        cluster.cluster.remove_node(cluster.second, allow_graceful=False)
 
-    def _task_on_second(self) -> int | None:
-        if self.stop.is_set() or not self.ready():
-            return None
-        return next((pid for pid, _ in descendants(self.cluster.raylet_pid())
-                     if title(pid).startswith(TASK_TITLE)), None)
-
-    def run(self) -> None:
-        found: list[int] = []
-
-        def seen() -> bool:
-            if self.stop.is_set():
-                return True
-            pid = self._task_on_second()
-            if pid is not None:
-                found.append(pid)
-            return bool(found)
-
-        if poll(seen) and found:
-            # frozen first, so that its run cannot end while the node is being killed
-            os.kill(found[0], signal.SIGSTOP)
-            self.cluster.cluster.remove_node(self.cluster.second, allow_graceful=False)
-            self.killed_task = found[0]
+    return TaskStriker(cluster.raylet_pid, strike, ready)
 
 
-def _run_with_killer(cluster: Nodes, run: Any, ready=lambda: True) -> tuple[Any, NodeKiller]:
+def _run_with_killer(cluster: Nodes, run: Any, ready=lambda: True) -> tuple[Any, TaskStriker]:
     cluster.add_second()
-    killer = NodeKiller(cluster, ready)
+    killer = node_killer(cluster, ready)
     killer.start()
     try:
         result = run()
@@ -119,7 +95,7 @@ def test_runs_of_a_dead_node_are_retried_and_the_sweep_completes(tmp_path, nodes
     alone = run_sweep(sweep, workers=1, progress=False)
     remote, killer = _run_with_killer(
         nodes, lambda: run_sweep(sweep, engine="ray", progress=False))
-    assert killer.killed_task is not None, "no task was seen running on the second node"
+    assert killer.struck is not None, "no task was seen running on the second node"
     assert len(remote) == RUNS
     pd.testing.assert_frame_equal(remote, alone)
 
@@ -134,7 +110,7 @@ def test_a_dead_node_without_retries_is_one_line_and_a_rerun_resumes(
     status, killer = _run_with_killer(
         nodes, lambda: main(command),
         ready=lambda: runs.exists() and runs.read_text().count("\n") >= 1)
-    assert killer.killed_task is not None, "no task was seen running on the second node"
+    assert killer.struck is not None, "no task was seen running on the second node"
     err = capsys.readouterr().err
     assert status == 2, err
     assert err.count("\n") == 1 and "Traceback" not in err
