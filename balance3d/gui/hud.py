@@ -27,7 +27,8 @@ class HudText:
     verdict : the last verdict's lines.  log : the last :data:`LOG_LINES` event
     texts.  decisions : (button label, action) for each decision a human at this
     computer may take now (empty otherwise): the legal decisions, and a Pass the game
-    takes beside a physical action.  result : the result's lines once the game is
+    takes beside a physical action; decisions whose labels read alike (two blocks of
+    one length, which the rules treat alike) are one button, the first of them.  result : the result's lines once the game is
     over (empty before), for the verdict panel: the banner has room for its start.
     """
 
@@ -50,13 +51,15 @@ def hud_text(session: Session) -> HudText:
         mark = CURRENT_MARK if seat == current else OTHER_MARK
         bot = session.bot(seat)
         seats.append(mark + text.seat_line(state, seat) + (f"  [{bot.name}]" if bot else ""))
-    decisions = ([(text.decision_label(state, a), a) for a in _decisions(state)]
-                 if session.human_to_act() else [])
+    decisions: dict[str, Action] = {}
+    if session.human_to_act():
+        for action in _decisions(state):
+            decisions.setdefault(text.decision_label(state, action), action)
     return HudText(
         title=f"{state.game.display_name} ({state.variant}) - turn {state.turn}",
         seats=seats, prompt=_prompt(session), log=[e.text for e in state.events[-LOG_LINES:]],
         verdict=text.verdict_lines(session.last_verdict) if session.last_verdict else [],
-        decisions=decisions,
+        decisions=list(decisions.items()),
         result=text.result_lines(state, session.record()) if state.is_over else [])
 
 

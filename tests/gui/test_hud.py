@@ -1,6 +1,7 @@
 """The HUD's text for a session, against the state's and the rules' facts."""
 from __future__ import annotations
 
+import math
 import time
 
 import pytest
@@ -153,6 +154,37 @@ def test_a_pass_the_game_takes_beside_a_place_gets_a_button():
         assert 0 in s.state.out
         # the bot's seat is not a human's: no buttons
         assert hud_text(s).decisions == []
+    finally:
+        s.close()
+
+
+def test_alike_blocks_to_auction_get_one_button():
+    """Two 2u blocks thrown off the beam in the advanced game: the offender picks
+    which to auction first, and blocks of one length are alike, so the HUD offers one
+    button for them (two would read the same), which puts the first up."""
+    state = TiltedState.arranged(2, seed=0, variant="advanced", low_end=+1, first=0,
+                                 hands=[[4, 1], [6, 2, 2, 1]], coins=[1, 2])
+    frame = BeamFrame.of(state.world)
+
+    def drop(piece: str, s: float, t: float = 0.0, **pose) -> Drop:
+        x, y, _ = frame.to_world([(s, t, frame.half[2])])[0]
+        return Drop(piece, float(x), float(y), pose.pop("height", 0.002), **pose)
+
+    state.stage([drop("6u-2", 0.25, yaw=math.pi / 2),
+                 drop("2u-2", -0.303, -0.0155, height=0.004, pose="upright"),
+                 drop("2u-3", -0.303, +0.0155, height=0.004, pose="upright")])
+    s = Session(rec.Recorder(state), [None, make_bot("random", 0, 1)])
+    try:
+        s.submit(drop("4u-1", -0.20, yaw=math.pi / 2))
+        tick_until(s, lambda: s.running is None)
+        assert s.state.phase == "auction_order" and s.state.current_player == 0
+        assert s.state.legal_decisions() == [Choose("auction_order", "2u-2"),
+                                             Choose("auction_order", "2u-3")]
+        hud = hud_text(s)
+        assert hud.decisions == [("Auction the 2-long block next",
+                                  Choose("auction_order", "2u-2"))]
+        assert hud.prompt == ("Player 1: pick the returned block to auction next "
+                              "(two 2-long blocks)")
     finally:
         s.close()
 

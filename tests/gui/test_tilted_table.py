@@ -203,3 +203,18 @@ def test_an_arrow_in_front_of_the_beam_points_to_its_high_end(view):
     assert pointing @ towards / np.linalg.norm(towards) > 0.99   # along the beam, outwards
     assert (high_tip - start)[:2] @ towards > 0.0                # from the centre side
     assert start[1] < frame.to_world([(0.0, -frame.half[1], 0.0)])[0][1]   # in front
+
+
+def test_the_arrow_is_a_closed_slab_of_its_outline():
+    """The arrow's hand-made triangulation closes: a watertight solid 0.2 mm thick
+    whose volume is its outline's area (shaft rectangle plus head triangle) times
+    that thickness, reaching from x = 0 to its length."""
+    length = 0.1
+    mesh = tilted_table.arrow_mesh(length)
+    neck = length - tilted_table.ARROW_HEAD_LENGTH
+    area = neck * tilted_table.ARROW_SHAFT \
+        + 0.5 * tilted_table.ARROW_HEAD_LENGTH * tilted_table.ARROW_HEAD
+    assert mesh.is_watertight and mesh.is_winding_consistent
+    assert mesh.volume == pytest.approx(area * 0.0002, rel=1e-9)
+    assert mesh.bounds[:, 0] == pytest.approx([0.0, length])
+    assert mesh.bounds[:, 2] == pytest.approx([0.0, 0.0002])

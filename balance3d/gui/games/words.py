@@ -49,9 +49,19 @@ def count(n: int, word: str) -> str:
     return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
 
 
-def join_names(names: list[str]) -> str:
-    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+#: Numbers as words, for the few a sentence counts.
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                "nine", "ten")
+
+
+def number_word(n: int) -> str:
+    """``"two"`` for 2; digits from 11 on."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def join_names(names: list[str], word: str = "and") -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"`` (``word`` "or": ``"a, b or c"``)."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def result_words(state, score: Callable[[int], str], unit: str) -> list[str]:
@@ -81,6 +91,5 @@ def result_words(state, score: Callable[[int], str], unit: str) -> list[str]:
     return lines
 
 
-__all__ = ["COMMON", "MM", "capital", "common_refusal", "count", "height_refusal",
-           "join_names",
-           "result_words"]
+__all__ = ["COMMON", "MM", "NUMBER_WORDS", "capital", "common_refusal", "count",
+           "height_refusal", "join_names", "number_word", "result_words"]

@@ -17,7 +17,6 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
-import shapely
 import trimesh
 from scipy.spatial.transform import Rotation
 
@@ -156,12 +155,15 @@ def centre_of_mass(world: World) -> np.ndarray:
 @cache
 def arrow_mesh(length: float) -> trimesh.Trimesh:
     """A flat arrow along +x from x = 0 to ``length`` m (its head at the end),
-    0.2 mm thick, its underside at z = 0."""
+    0.2 mm thick, its underside at z = 0.  Its outline is triangulated here (the
+    shaft's two triangles and the head's three, counter-clockwise), so that no
+    triangulation library is needed."""
     shaft, head = ARROW_SHAFT / 2.0, ARROW_HEAD / 2.0
     neck = length - ARROW_HEAD_LENGTH
-    outline = shapely.Polygon([(0.0, -shaft), (neck, -shaft), (neck, -head), (length, 0.0),
-                               (neck, head), (neck, shaft), (0.0, shaft)])
-    return trimesh.creation.extrude_polygon(outline, 0.0002)
+    outline = np.array([(0.0, -shaft), (neck, -shaft), (neck, -head), (length, 0.0),
+                        (neck, head), (neck, shaft), (0.0, shaft)])
+    triangles = np.array([(0, 1, 5), (0, 5, 6), (1, 2, 3), (1, 3, 5), (5, 3, 4)])
+    return trimesh.creation.extrude_triangulation(outline, triangles, 0.0002)
 
 
 def high_end_arrow(view: TableView, state: TiltedState) -> None:

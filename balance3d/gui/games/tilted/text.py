@@ -17,7 +17,7 @@ from balance3d.games.tilted.verdicts import (TiltedAuctionVerdict, TiltedBuyVerd
                                              TiltedVerdict)
 from balance3d.gui.games.tilted.mats import tray_mats
 from balance3d.gui.games.words import (common_refusal, count, height_refusal, join_names,
-                                       result_words)
+                                       number_word, result_words)
 from balance3d.record import describe_action
 
 #: What the fixed bodies are called.
@@ -116,8 +116,12 @@ class TiltedText:
             return (f"{name}: rolled {choice.roll}, no {choice.roll}-long block is left: pick "
                     f"a {small}-long or a {large}-long block {what}")
         if phase == Phase.AUCTION_ORDER:
-            blocks = [block(a.value) for a in state.legal_decisions()]
-            return f"{name}: pick the returned block to auction next ({', '.join(blocks)})"
+            lengths = [piece_length(a.value) for a in state.legal_decisions()]
+            blocks = [f"a {n}-long block" if lengths.count(n) == 1
+                      else f"{number_word(lengths.count(n))} {n}-long blocks"
+                      for n in dict.fromkeys(lengths)]
+            return (f"{name}: pick the returned block to auction next "
+                    f"({join_names(blocks, 'or')})")
         auction = state.auction
         need = min(a.value for a in state.legal_decisions() if isinstance(a, Choose))
         if auction.high_bidder is None:
