@@ -8,11 +8,9 @@ runs, so the same command resumes, and writes best.json, trials.csv and search.p
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-from balance3d.commands import CommandError, help_texts
-from balance3d.commands.tune_study_args import add_engine_arguments, check_engine_arguments
+from balance3d.commands import help_texts
+from balance3d.commands.tune_study_args import add_engine_arguments, run_study
 
 EXAMPLES = """\
 examples:
@@ -36,34 +34,13 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the search, print the best trial."""
-    from balance3d.tune.engines import EngineError
-    from balance3d.tune.experiment import ExperimentError
-    from balance3d.tune.outputs import OutputError
-    from balance3d.tune.points import StudyError
     from balance3d.tune.search_study import load_search, report_lines, run_search
-    from balance3d.tune.sweep import SweepError
-    from balance3d.tune.worker import RunError
 
-    check_engine_arguments(args)
-    try:
-        study = load_search(args.study)
-        print(f"search: {study.trials} trials in batches of {study.batch}, "
-              f"{study.repetitions} runs each ({study.trials * study.repetitions} runs "
-              f"at most)", flush=True)
-        report = run_search(study, out=args.out, workers=args.workers, engine=args.engine,
-                            address=args.address, progress=not args.quiet)
-    except KeyboardInterrupt:
-        if args.out:
-            print(f"balance3d tune: stopped; the study and its finished runs are in "
-                  f"{args.out}: run the same command again to resume", file=sys.stderr)
-        raise
-    except (SweepError, StudyError, OutputError, EngineError, ExperimentError,
-            RunError) as exc:
-        raise CommandError(str(exc)) from None
-    except ImportError as exc:
-        raise CommandError(f"tune search needs {exc.name}: install balance3d[tune]") \
-            from None
-    print("\n".join(report_lines(report)))
-    if args.out:
-        print(f"wrote best.json, trials.csv, search.png in {Path(args.out)}")
-    return 0
+    def announce(study) -> str:
+        return (f"search: {study.trials} trials in batches of {study.batch}, "
+                f"{study.repetitions} runs each ({study.trials * study.repetitions} runs "
+                f"at most)")
+
+    return run_study(args, "search", load_search, announce, run_search, report_lines,
+                     kept="the study and its finished runs are",
+                     wrote="best.json, trials.csv, search.png")

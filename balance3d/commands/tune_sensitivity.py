@@ -10,11 +10,9 @@ sensitivity.png.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-from balance3d.commands import CommandError, help_texts
-from balance3d.commands.tune_study_args import add_engine_arguments, check_engine_arguments
+from balance3d.commands import help_texts
+from balance3d.commands.tune_study_args import add_engine_arguments, run_study
 
 EXAMPLES = """\
 examples:
@@ -38,34 +36,9 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the study, print its budget first and its report at the end."""
-    from balance3d.tune.engines import EngineError
-    from balance3d.tune.experiment import ExperimentError
-    from balance3d.tune.outputs import OutputError
-    from balance3d.tune.points import StudyError
     from balance3d.tune.sensitivity_study import (load_sensitivity, report_lines,
                                                   run_sensitivity)
-    from balance3d.tune.sweep import SweepError
-    from balance3d.tune.worker import RunError
 
-    check_engine_arguments(args)
-    try:
-        study = load_sensitivity(args.study)
-        print(study.announce(), flush=True)
-        report = run_sensitivity(study, out=args.out, workers=args.workers,
-                                 engine=args.engine, address=args.address,
-                                 progress=not args.quiet)
-    except KeyboardInterrupt:
-        if args.out:
-            print(f"balance3d tune: stopped; the finished runs are in {args.out}: run "
-                  f"the same command again to resume", file=sys.stderr)
-        raise
-    except (SweepError, StudyError, OutputError, EngineError, ExperimentError,
-            RunError) as exc:
-        raise CommandError(str(exc)) from None
-    except ImportError as exc:
-        raise CommandError(f"tune sensitivity needs {exc.name}: install "
-                           f"balance3d[tune]") from None
-    print("\n".join(report_lines(report)))
-    if args.out:
-        print(f"wrote sensitivity.json, indices.csv, sensitivity.png in {Path(args.out)}")
-    return 0
+    return run_study(args, "sensitivity", load_sensitivity, lambda study: study.announce(),
+                     run_sensitivity, report_lines, kept="the finished runs are",
+                     wrote="sensitivity.json, indices.csv, sensitivity.png")
