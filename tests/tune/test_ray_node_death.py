@@ -6,6 +6,7 @@ left, one line says a run was lost (Ray's ``NodeDiedError`` or ``WorkerCrashedEr
 whichever Ray reports first), the finished runs stay, and the same command resumes."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -67,9 +68,12 @@ def node_killer(cluster: Nodes, ready=lambda: True) -> TaskStriker:
     (``remove_node`` without a graceful stop); its ``struck`` is the worker's pid."""
 
     def strike(pid: int) -> None:
-        # frozen first, so that its run cannot end while the node is being killed
+        # frozen first, so that its run cannot end while the node is being killed;
+        # then killed, since a stopped process outlives the node's SIGTERM
         os.kill(pid, signal.SIGSTOP)
         cluster.cluster.remove_node(cluster.second, allow_graceful=False)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
     return TaskStriker(cluster.raylet_pid, strike, ready)
 
