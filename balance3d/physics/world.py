@@ -545,6 +545,13 @@ class World:
         return pybullet.getBasePositionAndOrientation(
             uid, physicsClientId=self._client._client)[0]
 
+    def engine_orientation(self, uid: int) -> tuple[float, float, float, float]:
+        """Body ``uid``'s orientation (quaternion x, y, z, w) as pybullet reports it:
+        the values :meth:`pose` gives, without its arrays (for a check after every
+        step)."""
+        return pybullet.getBasePositionAndOrientation(
+            uid, physicsClientId=self._client._client)[1]
+
     def contact_points(self) -> tuple:
         """Bullet's contact manifolds of the last step: pybullet contact tuples
         (engine units; index 1 and 2 the engine ids, 5 and 6 the points, 7 the normal
