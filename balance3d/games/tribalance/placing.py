@@ -54,7 +54,8 @@ def settle_still(world: World, rules: TribalanceRules) -> Generator[None, None, 
     hold = max(1, round(rules.hold_time / step))
     # |q . q_ref| = cos(half the angle turned between the two orientations)
     limit = math.cos(rules.still_angle / 2)
-    rx, ry, rz, rw = world.pose(PLATE)[1].tolist()
+    plate = world.body_id(PLATE)
+    rx, ry, rz, rw = world.engine_orientation(plate)
     steady = steps = 0
     while steps < max_steps:
         world.step()
@@ -62,7 +63,7 @@ def settle_still(world: World, rules: TribalanceRules) -> Generator[None, None, 
         yield
         # Python floats, added first to last as numerics.dot adds them: the same bits,
         # without numpy's per-call cost (this runs after every step)
-        x, y, z, w = world.pose(PLATE)[1].tolist()
+        x, y, z, w = world.engine_orientation(plate)
         if abs(x * rx + y * ry + z * rz + w * rw) >= limit:
             steady += 1
         else:
