@@ -148,6 +148,7 @@ class World:
         self._shape_cache.clear()
         self._welded.clear()
         self._welds.clear()
+        self._restored_from = None
 
     def close(self) -> None:
         """Disconnect the pybullet client; the World is unusable afterwards."""
@@ -211,6 +212,15 @@ class World:
         return self.body(name).static
 
     @property
+    def restored_from(self) -> Snapshot | None:
+        """The snapshot the engine holds exactly, as :meth:`restore` built it from
+        it; None once anything changed since (a step, a body added or removed, a pose
+        or a velocity set, a weld or a wake; reading poses and contacts and
+        :meth:`overlaps` change nothing, and what is done through the raw
+        :attr:`client` is not seen), and for a World never restored."""
+        return self._restored_from
+
+    @property
     def time(self) -> float:
         """Simulated time since the world was built, s."""
         return self._steps * self.settings.time_step
@@ -238,6 +248,7 @@ class World:
         (m) and ``orientation``.  ``static`` defaults to ``part.static``."""
         if name in self._bodies:
             raise WorldError(f"a body named {name!r} is already in the world")
+        self._restored_from = None
         static = part.static if static is None else static
         record = self._create(name, part, position, orientation, static)
         if not static:
@@ -364,6 +375,7 @@ class World:
     def remove(self, name: str) -> None:
         """Take body ``name`` out of the world (welded bodies resting on it wake)."""
         body = self.body_id(name)
+        self._restored_from = None
         self._welds.forget(name)
         self._client.removeBody(body)
         del self._bodies[name], self._by_uid[body]
@@ -435,6 +447,7 @@ class World:
         (see :meth:`_prime_inertia`): its next step uses its inertia turned as it
         now is."""
         record = self.body(name)
+        self._restored_from = None
         self._welds.disturb(name)
         if record.static:
             c = self.settings.length_scale
@@ -449,6 +462,7 @@ class World:
         wakes first)."""
         c = self.settings.length_scale
         record = self.body(name)
+        self._restored_from = None
         self._welds.disturb(name)
         velocity = [v * c for v in linear], list(angular)
         if record.static:
@@ -471,6 +485,7 @@ class World:
         """Unweld body ``name`` and every welded body resting on it; returns the names
         woken, in creation order."""
         self.body_id(name)
+        self._restored_from = None
         woken = self._welds.wake({name})
         return [n for n in self._bodies if n in woken]
 
@@ -490,6 +505,7 @@ class World:
         """Fix dynamic body ``name`` in the engine: zero velocity and mass, asleep
         (Bullet then skips its pairs with other static bodies)."""
         body, client = self.body(name), self._client
+        self._restored_from = None
         # massless first (see _massless): the welded body keeps the box it gets now
         client.changeDynamics(body.uid, -1, mass=0.0)
         client.resetBaseVelocity(body.uid, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
@@ -501,6 +517,7 @@ class World:
         """Make welded body ``name`` dynamic again in the engine, at rest, with fresh
         contacts."""
         body, client = self.body(name), self._client
+        self._restored_from = None
         # mass and inertia in one call: given an inertia alone, pybullet zeroes the
         # mass of a maximal-coordinate body
         client.changeDynamics(body.uid, -1, mass=body.part.mass,
@@ -527,6 +544,13 @@ class World:
         """Body ``uid``'s position as pybullet reports it (engine length units)."""
         return pybullet.getBasePositionAndOrientation(
             uid, physicsClientId=self._client._client)[0]
+
+    def engine_orientation(self, uid: int) -> tuple[float, float, float, float]:
+        """Body ``uid``'s orientation (quaternion x, y, z, w) as pybullet reports it:
+        the values :meth:`pose` gives, without its arrays (for a check after every
+        step)."""
+        return pybullet.getBasePositionAndOrientation(
+            uid, physicsClientId=self._client._client)[1]
 
     def contact_points(self) -> tuple:
         """Bullet's contact manifolds of the last step: pybullet contact tuples
@@ -576,6 +600,7 @@ class World:
         welded bodies about to be hit before each step, and run the statics pass
         before the first step after a change and every ``rest_check_interval``)."""
         step, cid = pybullet.stepSimulation, self._client._client
+        self._restored_from = None
         # Bullet keeps the contact breaking threshold in one process-wide variable:
         # set this World's own before stepping, or the last World configured applies.
         pybullet.setPhysicsEngineParameter(
@@ -828,12 +853,12 @@ class World:
             self._welds.added(f.body.name, not any(f.linear_velocity)
                               and not any(f.angular_velocity))
         self._steps = round(snapshot.time / self.settings.time_step)
-        if not self.settings.weld:
-            return      # a World without welding restores the bodies alone
-        try:
-            self._welds.restore(snapshot.welds)
-        except ValueError as exc:
-            raise WorldError(f"snapshot welds: {exc}") from None
+        if self.settings.weld:
+            try:
+                self._welds.restore(snapshot.welds)
+            except ValueError as exc:
+                raise WorldError(f"snapshot welds: {exc}") from None
+        self._restored_from = snapshot
 
     @classmethod
     def from_snapshot(cls, snapshot: Snapshot, settings: PhysicsSettings) -> "World":

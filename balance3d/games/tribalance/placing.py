@@ -7,8 +7,6 @@ import math
 from collections.abc import Generator
 from dataclasses import dataclass
 
-import numpy as np
-
 from balance3d import numerics
 from balance3d.games.placement import design_vertices
 from balance3d.games.tribalance import judge
@@ -56,17 +54,20 @@ def settle_still(world: World, rules: TribalanceRules) -> Generator[None, None, 
     hold = max(1, round(rules.hold_time / step))
     # |q . q_ref| = cos(half the angle turned between the two orientations)
     limit = math.cos(rules.still_angle / 2)
-    reference = np.asarray(world.pose(PLATE)[1])
+    plate = world.body_id(PLATE)
+    rx, ry, rz, rw = world.engine_orientation(plate)
     steady = steps = 0
     while steps < max_steps:
         world.step()
         steps += 1
         yield
-        quat = np.asarray(world.pose(PLATE)[1])
-        if abs(float(numerics.dot(quat, reference))) >= limit:
+        # Python floats, added first to last as numerics.dot adds them: the same bits,
+        # without numpy's per-call cost (this runs after every step)
+        x, y, z, w = world.engine_orientation(plate)
+        if abs(x * rx + y * ry + z * rz + w * rw) >= limit:
             steady += 1
         else:
-            reference, steady = quat, 0
+            (rx, ry, rz, rw), steady = (x, y, z, w), 0
         if steady >= hold and _sliding_stopped(world):
             return Settled(steps * step, False)
     return Settled(steps * step, True)

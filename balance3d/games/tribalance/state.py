@@ -19,6 +19,7 @@ from balance3d.games.tribalance.rules import (PLATE, WEIGHTS, Phase, piece_key, 
                                               piece_owner, piece_weight)
 from balance3d.games.tribalance.turns import TurnsMixin
 from balance3d.meshes.part import Part
+from balance3d.physics.world import World
 from balance3d.scene import Scene, load_scene
 
 #: Corners of the polygon drawn for a field's release region.
@@ -60,6 +61,16 @@ class TribalanceState(TurnsMixin, PhasedMixin, State):
         """m, the plate's side."""
         spec = self.scene.data["parts"][self.world.part(PLATE).name]
         return float(spec["side"])
+
+    def fresh_world(self) -> World:
+        """:meth:`State.fresh_world`, without rebuilding a World that nothing changed
+        since it was restored from the between-turns snapshot (between turns it is:
+        :meth:`commit_world` restores it, and legality checks only read it).  A World
+        restored once steps on bit for bit as one restored twice; the restore skipped
+        is about 6 % of a judged placement's CPU time (median)."""
+        if self._world is not None and self._world.restored_from is self._snapshot:
+            return self._world
+        return super().fresh_world()
 
     # ------------------------------------------------------------------ test set-up
     @classmethod
