@@ -204,7 +204,8 @@ def ray_run(sweep: Sweep, cpus: int) -> tuple[Any, dict[str, Any]] | None:
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
     try:
         started = time.perf_counter()
-        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=cpus, include_dashboard=False,
+                 log_to_driver=False)
         start_s = time.perf_counter() - started
         try:
             rows, figures = timed_run(sweep, engine="ray")

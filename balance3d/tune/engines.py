@@ -251,7 +251,9 @@ def _start_local(ray: Any) -> None:
     misses its start-up wait, hence the broad catch."""
     for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
         try:
-            ray.init(include_dashboard=False, log_to_driver=False)
+            # "local": a new instance of this command's own, not the last cluster
+            # started on this machine (Ray's default), which --address joins
+            ray.init(address="local", include_dashboard=False, log_to_driver=False)
             return
         except Exception as exc:  # noqa: BLE001 (see the docstring)
             ray.shutdown()

@@ -38,7 +38,9 @@ def local_ray(paths: list[str]) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         joined = [*paths, os.environ.get("PYTHONPATH", "")]
         patch.setenv("PYTHONPATH", os.pathsep.join(p for p in joined if p))
-        start_local_ray(num_cpus=CPUS, include_dashboard=False, log_to_driver=False)
+        # "local": never the cluster another test started on this machine
+        start_local_ray(address="local", num_cpus=CPUS, include_dashboard=False,
+                        log_to_driver=False)
         try:
             yield
         finally:

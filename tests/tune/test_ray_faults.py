@@ -104,6 +104,9 @@ def test_a_local_ray_that_does_not_start_says_how_to_start_it(tmp_path, monkeypa
                  "--quiet"]) == 2
     err = capsys.readouterr().err
     assert len(attempts) == engines.LOCAL_START_ATTEMPTS == 2
+    # each a new instance: without --address Ray would join the last cluster started
+    # on this machine (one of another user, or of another test running beside)
+    assert all(kwargs.get("address") == "local" for kwargs in attempts)
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "timed out during startup" in err
     assert "'ray start --head'" in err and "--address auto" in err
