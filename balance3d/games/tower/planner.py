@@ -109,9 +109,10 @@ class PlannerBot(SeatedBot):
     def trial(state: State, drop: Drop) -> bool:
         """Whether ``drop`` stands in a copy of ``state`` (nothing falls, no tower is
         knocked): :func:`balance3d.bots.trials.try_action` with a
-        :class:`TrialReading`."""
-        answer = try_action(state, drop, TrialReading(state, drop))
-        return answer if isinstance(answer, bool) else stands(answer)
+        :class:`TrialReading`.  A drop that stands is the one played, so its trial
+        is kept to its end, for the state to adopt when it is played."""
+        answer = try_action(state, drop, TrialReading(state, drop), keep=_stood)
+        return _stood(answer)
 
     @staticmethod
     def decide(state: State, decisions: list[Choose]) -> Choose:
@@ -181,6 +182,12 @@ class PlannerBot(SeatedBot):
 def stands(verdict: Verdict) -> bool:
     """Whether a drop's verdict has nothing fallen and no tower knocked."""
     return not verdict.fallen and not verdict.knocked
+
+
+def _stood(answer: bool | Verdict) -> bool:
+    """Whether a trial's answer (a :class:`TrialReading`'s, or the verdict when it
+    gave none) says the drop stands."""
+    return answer if isinstance(answer, bool) else stands(answer)
 
 
 class TrialReading:
