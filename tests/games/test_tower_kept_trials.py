@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-from balance3d.bots import make_bot
 from balance3d.bots.trials import _THREAD, try_action
 from balance3d.games import Drop, new_game
 from balance3d.games.tower import rays

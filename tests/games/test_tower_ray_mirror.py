@@ -14,12 +14,12 @@ import math
 import numpy as np
 import pytest
 
+from balance3d import numerics
 from balance3d.bots import make_bot
 from balance3d.games import Drop, new_game
 from balance3d.games.placement import design_vertices, footprint_points, pose_rotation
 from balance3d.games.tower import TowerState, rays
 from balance3d.games.tower.physics import body_below
-from balance3d import numerics
 
 #: Drops played between the states probed.
 DROPS_BETWEEN = 5

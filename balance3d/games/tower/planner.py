@@ -21,9 +21,12 @@ Drops
     knocks no tower is played; at most :data:`MAX_TRIALS` trials per piece (the
     look-ahead budget: each is a copy and a judged drop; a candidate's legality is
     checked only when the trials before it have failed), else the last candidate
-    tried; with no candidate, the game's own ``legal_release()``.  Each trial is
-    reported (:func:`balance3d.bots.progress.report`: trials made of the at most
-    :data:`MAX_TRIALS` candidates that may be tried).
+    tried; with no candidate, the game's own ``legal_release()``.  The trial of the
+    drop that stands is run on to its verdict and kept
+    (:meth:`~balance3d.games.tower.state.TowerState.keep_trial`): playing that drop
+    adopts it, the same game bit for bit, instead of running its physics again.
+    Each trial is reported (:func:`balance3d.bots.progress.report`: trials made of
+    the at most :data:`MAX_TRIALS` candidates that may be tried).
 
 Decisions
     ``target``: the opponent with the tallest tower (the leader; lowest seat on a
