@@ -7,12 +7,14 @@ The Tower planner keeps the trial of the drop it plays
 state adopts it.  A planner game whose trials are kept saves the same record as one
 whose drops are all played out; a drop adopted steps no World; a kept trial that
 does not fit the state (another drop, or the game changed since) is not adopted.
+A trial its reading ended early is kept when asked (the planner plays the last
+drop it tried when none stood) unless another trial has begun since.
 """
 from __future__ import annotations
 
 import pytest
 
-from balance3d.bots.trials import _THREAD, try_action
+from balance3d.bots.trials import _THREAD, keep_last_trial, try_action
 from balance3d.games import Drop, new_game
 from balance3d.games.tower import rays
 from balance3d.games.tower.planner import PlannerBot, TrialReading, stands
@@ -108,3 +110,34 @@ def test_a_kept_trial_is_not_adopted_once_the_game_changed(steps):
     assert state.apply(drop).to_dict() == twin.apply(drop).to_dict()
     assert steps["steps"] > 0
     assert state.to_json() == twin.to_json()
+
+
+def ends_at_once(world) -> bool:
+    """A trial reading that ends the trial at its first reading."""
+    return False
+
+
+def test_a_trial_ended_early_is_kept_when_asked(steps):
+    state, bots = game(PlannerBot, 6)
+    drop_ahead(bots[state.current_player], state)
+    drop = next(bots[state.current_player].legal_candidates(state))
+    assert try_action(state, drop, ends_at_once) is False
+    assert keep_last_trial(state, drop)
+    expected = state.clone().apply(drop).to_dict()
+    steps["steps"] = 0
+    assert state.apply(drop).to_dict() == expected
+    assert steps["steps"] == 0
+
+
+def test_a_trial_is_not_kept_once_another_began(steps):
+    state, bots = game(PlannerBot, 6)
+    drop_ahead(bots[state.current_player], state)
+    first, second, *_ = [*bots[state.current_player].legal_candidates(state), None]
+    assert second is not None
+    try_action(state, first, ends_at_once)
+    try_action(state, second, ends_at_once)
+    assert not keep_last_trial(state, first)
+    twin = state.clone()
+    steps["steps"] = 0
+    assert state.apply(first).to_dict() == twin.apply(first).to_dict()
+    assert steps["steps"] > 0

@@ -22,9 +22,10 @@ Drops
     look-ahead budget: each is a copy and a judged drop; a candidate's legality is
     checked only when the trials before it have failed), else the last candidate
     tried; with no candidate, the game's own ``legal_release()``.  The trial of the
-    drop that stands is run on to its verdict and kept
-    (:meth:`~balance3d.games.tower.state.TowerState.keep_trial`): playing that drop
-    adopts it, the same game bit for bit, instead of running its physics again.
+    drop played (the one that stands, or the last tried) is run on to its verdict
+    and kept (:meth:`~balance3d.games.tower.state.TowerState.keep_trial`): playing
+    that drop adopts it, the same game bit for bit, instead of running its physics
+    again.
     Each trial is reported (:func:`balance3d.bots.progress.report`: trials made of
     the at most :data:`MAX_TRIALS` candidates that may be tried).
 
@@ -45,7 +46,7 @@ import numpy as np
 from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
 from balance3d.bots.progress import report
-from balance3d.bots.trials import try_action
+from balance3d.bots.trials import keep_last_trial, try_action
 from balance3d.games.base import Action, Choose, Drop, State, Verdict
 from balance3d.games.placement import design_vertices, pose_rotation
 from balance3d.games.tower.judge import piece_centre, read_tower, top_piece
@@ -88,6 +89,7 @@ class PlannerBot(SeatedBot):
             if ok:
                 return drop
         if last is not None:
+            keep_last_trial(state, last)
             return last
         found = state.legal_release()
         if found is None:
