@@ -26,11 +26,13 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from balance3d.games.base import Action, State, Verdict
-from balance3d.physics.world import World
+from balance3d.physics.world import World, WorldError
 
 #: What a trial's reading answers.
 Answer = TypeVar("Answer")
-#: Per thread: the scene whose scratch World is kept (``scene``) and that World.
+#: Per thread: the scene whose scratch World is kept (``scene``), that World, a
+#: token of its last hand-out (``lent``: see :func:`_trade`) and the last trial not
+#: kept (``last``: see :func:`keep_last_trial`).
 _THREAD = threading.local()
 
 
@@ -41,26 +43,90 @@ def scratch_world(state: State) -> World:
     if getattr(_THREAD, "scene", None) is not state.scene:
         _THREAD.world = World(state.scene.physics)
         _THREAD.scene = state.scene
+    _THREAD.lent, _THREAD.last = object(), None
     return _THREAD.world
 
 
+def _trade(lent: object, world: World, theirs: World) -> World | None:
+    """``world``, given away for ``theirs`` (a World of the same scene), which
+    becomes this thread's scratch World: when the scratch World is still ``world``
+    as the trial that got it as ``lent`` left it (handed out to nothing since).
+    None (nothing traded) otherwise."""
+    if getattr(_THREAD, "lent", None) is not lent or _THREAD.world is not world:
+        return None
+    _THREAD.world, _THREAD.lent = theirs, None
+    return world
+
+
+class _Trial:
+    """A trial copy's turn, as its trial left it, that may be kept (see
+    :func:`try_action`)."""
+
+    def __init__(self, state: State, action: Action, copy: State, turn, lent: object,
+                 world: World) -> None:
+        self.state, self.action, self.copy, self.turn = state, action, copy, turn
+        self.lent, self.world = lent, world
+
+    def keep(self) -> bool:
+        """Run the copy's turn on to its verdict and hand the copy to the state;
+        whether it was (not when the scratch World has been handed out since, nor
+        when the turn raises :class:`WorldError`, which the action itself then
+        meets)."""
+        if getattr(_THREAD, "lent", None) is not self.lent or _THREAD.world is not self.world:
+            return False
+        try:
+            verdict = self.turn.run()
+        except WorldError:
+            return False
+        self.state.keep_trial(self.action, self.copy, verdict,
+                              lambda theirs: _trade(self.lent, self.world, theirs))
+        return True
+
+
 def try_action(state: State, action: Action,
-               read: Callable[[World], Answer | None] | None = None) -> Verdict | Answer:
+               read: Callable[[World], Answer | None] | None = None,
+               keep: Callable[[Verdict | Answer], bool] | None = None) -> Verdict | Answer:
     """The verdict ``action`` gets when played to its end in a copy of ``state``
     (``state`` unchanged), or the first answer of ``read`` (World -> an answer, or
     None to go on: see the module) that is not None; raises what
-    :meth:`State.apply` raises."""
-    copy = state.trial_copy(scratch_world(state))
-    if read is None:
-        return copy.apply(action)
+    :meth:`State.apply` raises.  With ``keep``, a state that keeps trials
+    (one with a ``keep_trial(action, copy, verdict, trade)`` method) is handed the copy
+    played to its verdict when ``keep(answer)`` says so (an early answer's turn is
+    run on to its end first, unless that raises :class:`WorldError`, which the
+    action itself then meets): the action played next on the state adopts it, and
+    may take the copy's World for its own, giving this thread its old one as the
+    scratch World (:func:`_trade`), on this thread and while no trial has used the
+    scratch World since.  A trial not kept may still be, until the next trial
+    begins: :func:`keep_last_trial`."""
+    world = scratch_world(state)
+    lent = _THREAD.lent
+    copy = state.trial_copy(world)
     turn = copy.begin(action)
-    settings = copy.world.settings
-    chunk = max(1, round(settings.rest_check_interval / settings.time_step))
-    while turn.advance(chunk) is None:
-        answer = read(copy.world)
-        if answer is not None:
-            return answer
-    return turn.verdict
+    answer = None
+    if read is not None:
+        settings = copy.world.settings
+        chunk = max(1, round(settings.rest_check_interval / settings.time_step))
+        while answer is None and turn.advance(chunk) is None:
+            answer = read(copy.world)
+    if answer is None:
+        answer = turn.run()
+    trial = _Trial(state, action, copy, turn, lent, world)
+    if keep is not None and keep(answer):
+        trial.keep()
+    else:
+        _THREAD.last = trial
+    return answer
 
 
-__all__ = ["scratch_world", "try_action"]
+def keep_last_trial(state: State, action: Action) -> bool:
+    """Keep this thread's last trial not kept (as ``keep`` does in
+    :func:`try_action`) when it tried ``action`` on ``state`` (unchanged since) and
+    no trial has begun since: for a planner that plays an action whose trial it
+    ended early.  Whether it was kept."""
+    trial, _THREAD.last = getattr(_THREAD, "last", None), None
+    if trial is None or trial.state is not state or trial.action != action:
+        return False
+    return trial.keep()
+
+
+__all__ = ["keep_last_trial", "scratch_world", "try_action"]

@@ -23,6 +23,7 @@ from balance3d.games.placement import (design_extents, design_vertices, footprin
                                        pose_rotation, release_pose)
 from balance3d.games.tower.physics import body_below
 from balance3d.meshes.part import Part
+from balance3d.physics.bodies import Snapshot
 from balance3d.physics.world import World
 
 #: A piece is vertical when its thinnest axis is within this angle of horizontal.
@@ -41,15 +42,18 @@ class Landing:
     below: str | None
 
 
-def landing(world: World, part: Part, drop: Drop) -> Landing:
+def landing(world: World, part: Part, drop: Drop, placed: Snapshot | None = None) -> Landing:
     """The release pose of ``drop`` (:func:`balance3d.games.placement.release_pose`)
     and the body under its footprint, from one cast of the footprint's rays (the
-    highest hit is the surface the release height is measured from)."""
+    highest hit is the surface the release height is measured from); ``placed``: the
+    snapshot ``world`` was restored from, if known (see
+    :func:`~balance3d.games.tower.physics.body_below`)."""
     rot = pose_rotation(part, drop.pose, drop.yaw)
     verts = numerics.rotate(rot, design_vertices(part))
     lo, hi = verts.min(axis=0), verts.max(axis=0)
     shift = np.array([drop.x, drop.y]) - (lo[:2] + hi[:2]) / 2.0
-    below, surface = body_below(world, footprint_points(verts[:, :2] + shift))
+    below, surface = body_below(world, footprint_points(verts[:, :2] + shift),
+                                placed)
     position, orientation = release_pose(world, part, drop, surface=surface)
     return Landing(tuple(float(v) for v in position), tuple(float(v) for v in orientation),
                    below)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance3d import numerics, planar
+from balance3d.games.tower import rays
 from balance3d.meshes.part import Part
 from balance3d.physics.bodies import Snapshot
 from balance3d.physics.errors import WorldError
@@ -174,16 +175,24 @@ def restore_pieces(world: World, before: Snapshot, names: Iterable[str],
     world.restore(Snapshot(bodies + tuple(old[name] for name in back), now.time))
 
 
-def body_below(world: World, points_xy) -> tuple[str | None, float]:
+def body_below(world: World, points_xy,
+               placed: Snapshot | None = None) -> tuple[str | None, float]:
     """``(name, height m)`` of the body whose surface is highest under any of
     ``points_xy`` ((n, 2) m): the top hit of vertical rays cast down through the
-    points.  ``(None, -table_extent)`` when no ray hits anything."""
+    points.  ``(None, -table_extent)`` when no ray hits anything.  With ``placed``,
+    the snapshot ``world`` was restored from, and while the World is still as it
+    left it (:func:`~balance3d.games.tower.rays.placed_as`), the same rays are cast
+    among the bodies that can hold the top hit alone
+    (:func:`~balance3d.games.tower.rays.highest_hit`: the same answer, for a
+    fraction of the cost under a tall tower)."""
     c, top = world.settings.length_scale, world.settings.table_extent
     points = np.asarray(points_xy, dtype=float).reshape(-1, 2) * c
-    starts = np.column_stack([points, np.full(len(points), top * c)])
-    ends = np.column_stack([points, np.full(len(points), -top * c)])
+    starts = np.column_stack([points, np.full(len(points), top * c)]).tolist()
+    ends = np.column_stack([points, np.full(len(points), -top * c)]).tolist()
+    if placed is not None and rays.placed_as(world, placed):
+        return rays.highest_hit(world, placed, starts, ends, -top)
     best, height = None, -top
-    for hit in world.client.rayTestBatch(starts.tolist(), ends.tolist()):
+    for hit in world.client.rayTestBatch(starts, ends):
         body = world.body_by_uid(hit[0]) if hit[0] >= 0 else None
         if body is not None and hit[3][2] / c > height:
             best, height = body.name, hit[3][2] / c

@@ -21,9 +21,13 @@ Drops
     knocks no tower is played; at most :data:`MAX_TRIALS` trials per piece (the
     look-ahead budget: each is a copy and a judged drop; a candidate's legality is
     checked only when the trials before it have failed), else the last candidate
-    tried; with no candidate, the game's own ``legal_release()``.  Each trial is
-    reported (:func:`balance3d.bots.progress.report`: trials made of the at most
-    :data:`MAX_TRIALS` candidates that may be tried).
+    tried; with no candidate, the game's own ``legal_release()``.  The trial of the
+    drop played (the one that stands, or the last tried) is run on to its verdict
+    and kept (:meth:`~balance3d.games.tower.state.TowerState.keep_trial`): playing
+    that drop adopts it, the same game bit for bit, instead of running its physics
+    again.
+    Each trial is reported (:func:`balance3d.bots.progress.report`: trials made of
+    the at most :data:`MAX_TRIALS` candidates that may be tried).
 
 Decisions
     ``target``: the opponent with the tallest tower (the leader; lowest seat on a
@@ -42,7 +46,7 @@ import numpy as np
 from balance3d import numerics
 from balance3d.bots import BotError, SeatedBot
 from balance3d.bots.progress import report
-from balance3d.bots.trials import try_action
+from balance3d.bots.trials import keep_last_trial, try_action
 from balance3d.games.base import Action, Choose, Drop, State, Verdict
 from balance3d.games.placement import design_vertices, pose_rotation
 from balance3d.games.tower.judge import piece_centre, read_tower, top_piece
@@ -85,6 +89,7 @@ class PlannerBot(SeatedBot):
             if ok:
                 return drop
         if last is not None:
+            keep_last_trial(state, last)
             return last
         found = state.legal_release()
         if found is None:
@@ -109,9 +114,10 @@ class PlannerBot(SeatedBot):
     def trial(state: State, drop: Drop) -> bool:
         """Whether ``drop`` stands in a copy of ``state`` (nothing falls, no tower is
         knocked): :func:`balance3d.bots.trials.try_action` with a
-        :class:`TrialReading`."""
-        answer = try_action(state, drop, TrialReading(state, drop))
-        return answer if isinstance(answer, bool) else stands(answer)
+        :class:`TrialReading`.  A drop that stands is the one played, so its trial
+        is kept to its end, for the state to adopt when it is played."""
+        answer = try_action(state, drop, TrialReading(state, drop), keep=_stood)
+        return _stood(answer)
 
     @staticmethod
     def decide(state: State, decisions: list[Choose]) -> Choose:
@@ -181,6 +187,12 @@ class PlannerBot(SeatedBot):
 def stands(verdict: Verdict) -> bool:
     """Whether a drop's verdict has nothing fallen and no tower knocked."""
     return not verdict.fallen and not verdict.knocked
+
+
+def _stood(answer: bool | Verdict) -> bool:
+    """Whether a trial's answer (a :class:`TrialReading`'s, or the verdict when it
+    gave none) says the drop stands."""
+    return answer if isinstance(answer, bool) else stands(answer)
 
 
 class TrialReading:

@@ -3,7 +3,7 @@ and saving (the rules as the package docstring reads them)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import numpy as np
@@ -15,6 +15,7 @@ from balance3d.games.base import (POSES, Action, Choose, Drop, GameError, Outcom
 from balance3d.games.placement import drop_fields_refusal
 from balance3d.games.tower import physics
 from balance3d.games.tower.cards import CardsMixin
+from balance3d.games.tower.kept_trials import KeptTrial
 from balance3d.games.tower.judge import (base_outline, is_vertical, landing, piece_centre,
                                          read_tower)
 from balance3d.games.tower.rules import Phase, piece_key, piece_name, piece_part
@@ -49,6 +50,10 @@ class TowerState(CardsMixin, TurnsMixin, State):
         self._termination: str | None = None
         #: (snapshot, {key: a reading of its World}): see TurnsMixin._on_snapshot.
         self._landed: tuple | None = None
+        #: The last drop tried to its end from this state (:meth:`keep_trial`), and
+        #: the one being adopted by :meth:`apply`.
+        self._kept: KeptTrial | None = None
+        self._adopting: KeptTrial | None = None
 
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
@@ -93,6 +98,26 @@ class TowerState(CardsMixin, TurnsMixin, State):
         twin = super().trial_copy(world)
         twin._landed = self._landed
         return twin
+
+    def keep_trial(self, action: Action, copy: "TowerState", verdict: Verdict,
+                   trade: Callable[[World], World | None] | None = None) -> None:
+        """Keep what ``copy``, a :meth:`trial_copy` of this state (unchanged since),
+        ended with after playing ``action`` to ``verdict``: :meth:`apply` of the same
+        action on this state as it is now adopts it instead of playing it again
+        (:mod:`~balance3d.games.tower.kept_trials`; ``trade``: given this state's
+        World, the copy's for it, or None).  One trial is kept at a time."""
+        self._kept = KeptTrial.of(self, action, copy, verdict, trade)
+
+    def apply(self, action: Action) -> Verdict:
+        """:meth:`State.apply`; a drop kept from its trial (:meth:`keep_trial`) that
+        fits this state is adopted: the same verdict, history entry, events, game
+        and snapshot as playing it gives, without its physics."""
+        kept, self._kept = self._kept, None
+        self._adopting = kept if kept is not None and kept.fits(self, action) else None
+        try:
+            return super().apply(action)
+        finally:
+            self._adopting = None
 
     def give_turn(self, seat: int, die_1: str, die_2: str) -> None:
         """Hand-built situations: ``seat``'s turn starts with this roll (pending tasks
@@ -392,6 +417,8 @@ class TowerState(CardsMixin, TurnsMixin, State):
     def _run(self, action: Action) -> Generator[None, None, Verdict]:
         if isinstance(action, Choose):
             return self._apply_choice(action)
+        if self._adopting is not None:
+            return self._adopting.adopt(self)
         return (yield from self._run_drop(action))
 
     # ------------------------------------------------------------------ saving

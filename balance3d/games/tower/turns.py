@@ -125,9 +125,10 @@ class TurnsMixin:
 
     def _landing(self, drop: Drop) -> Landing:
         """Where ``drop`` lands (:func:`~balance3d.games.tower.judge.landing`) on the
-        World of the between-turns snapshot (:meth:`_on_snapshot`)."""
+        World of the between-turns snapshot (:meth:`_on_snapshot`), its rays cast
+        among the bodies that can hold their top hit (that snapshot given)."""
         return self._on_snapshot(("landing", repr(drop)), lambda: landing(
-            self.world, self.piece_part(drop.piece), drop))
+            self.world, self.piece_part(drop.piece), drop, self._snapshot))
 
     def _release_hits(self, drop: Drop, land: Landing) -> list[str]:
         """The bodies ``drop``'s piece would overlap at its release pose ``land``
