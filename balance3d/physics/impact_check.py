@@ -20,7 +20,8 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.physics.engine_contacts import ContactPoint, WeldEngine
-from balance3d.physics.impacts import ROCK_TOLERANCE, RigidBody, impact, support_edges
+from balance3d.physics.impacts import (ROCK_TOLERANCE, EdgeTerms, RigidBody, edge_terms,
+                                       impact_on, support_edges)
 from balance3d.physics.patches import quat_matrix
 from balance3d.physics.statics import cross
 from balance3d.physics.weld_graph import WeldGraph
@@ -37,8 +38,9 @@ class ImpactCheck:
     welded body, (3,) m) the welded structure was found to carry since it last
     changed.  Kept while the welded structure stays, since welded bodies do not
     move: each welded body as a rigid body (``rigid``), and per set of welded bodies
-    its support (:meth:`_support`) as long as the stored contacts' geometry stays
-    (``supports``, for the graph's ``geometry`` count ``supports_of``)."""
+    its support (:meth:`_support`) and its bodies' terms about the support's edges
+    (``terms``) as long as the stored contacts' geometry stays (``supports``, for
+    the graph's ``geometry`` count ``supports_of``)."""
 
     def __init__(self, world, engine: WeldEngine, graph: WeldGraph,
                  patches: ContactPatches) -> None:
@@ -50,6 +52,7 @@ class ImpactCheck:
         self.carried: dict[frozenset, tuple[float, tuple]] = {}
         self.rigid: dict[str, RigidBody] = {}
         self.supports: dict[frozenset, tuple] = {}
+        self.terms: dict[frozenset, dict[str, EdgeTerms]] = {}
         self.supports_of = -1
 
     def clear(self) -> None:
@@ -63,6 +66,7 @@ class ImpactCheck:
         self.carried.clear()
         self.rigid.clear()
         self.supports.clear()
+        self.terms.clear()
 
     def _part(self, name: str):
         return self.world.body(name).part
@@ -188,6 +192,7 @@ class ImpactCheck:
         stored contacts' geometry stays."""
         if self.supports_of != self.graph.geometry:
             self.supports.clear()
+            self.terms.clear()
             self.supports_of = self.graph.geometry
         known = self.supports.get(solve)
         if known is not None:
@@ -236,28 +241,38 @@ class ImpactCheck:
             if key not in self.supports or self.supports_of != graph.geometry:
                 stored = graph.contacts() if stored is None else stored
             points, normal, friction, below, edges = self._support(key, stored)
-            if normal is None:
+            if normal is None or edges is None:
                 return solve
-            bodies = []
-            for name in sorted(solve | set(acting)):
-                if name in solve:
-                    if name not in self.rigid:
-                        self.rigid[name] = self._rigid(name)
-                    bodies.append(self.rigid[name])
-                else:
-                    if name not in movers:
-                        movers[name] = self._rigid(name)
-                    bodies.append(movers[name])
-            if edges is None:
-                return solve
-            tipped, rocked = impact(bodies, points, normal, friction, list(acting.values()),
-                                    w.settings.gravity, edges)
+            for name in acting:
+                if name not in movers:
+                    movers[name] = self._rigid(name)
+            tipped, rocked = impact_on(lambda: self._terms(key, edges, acting, movers),
+                                       normal, friction, list(acting.values()),
+                                       w.settings.gravity, edges)
             if tipped or (rocked >= ROCK_TOLERANCE and len(solve) > 1):
                 return solve
             below = below & graph.welded
             if not below:
                 return None
             solve = graph.closure_up(solve | below)
+
+    def _terms(self, key: frozenset, edges: tuple, acting: dict,
+               movers: dict[str, RigidBody]) -> list:
+        """The :class:`~balance3d.physics.impacts.EdgeTerms` about the support
+        ``edges`` of the welded set ``key`` (kept with its support) and of the
+        ``acting`` landing bodies (``movers``: them as rigid bodies), in name order."""
+        kept = self.terms.get(key)
+        if kept is None:
+            names = sorted(key)
+            for name in names:
+                if name not in self.rigid:
+                    self.rigid[name] = self._rigid(name)
+            kept = dict(zip(names, edge_terms([self.rigid[n] for n in names], edges)))
+            self.terms[key] = kept
+        landing = sorted(set(acting) - key)
+        terms = dict(zip(landing, edge_terms([movers[n] for n in landing], edges)))
+        terms.update(kept)
+        return [terms[name] for name in sorted(terms)]
 
     def _rigid(self, name: str) -> RigidBody:
         """Body ``name`` as a rigid body in world axes (for the impact check)."""
