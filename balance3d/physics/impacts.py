@@ -32,7 +32,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance3d import numerics, planar
-from balance3d.physics.statics import cross, tangents
 
 
 #: m: a landing that would rock a welded set of several bodies about an edge of its
@@ -64,18 +63,46 @@ def support_edges(supports: np.ndarray, normal: np.ndarray
     convex hull (E edges), a point on it (a (E, 3) m) and its unit direction (u
     (E, 3)), oriented so that turning by +u about it lifts the support's inside;
     None when the points do not span an area.  It depends on the support alone, so
-    a caller may keep it while the support stays (:func:`overturned`)."""
-    frame = np.stack(tangents(normal))
-    flat = numerics.matmul(supports - supports[0], frame.T)
-    hull = planar.convex_hull(flat)
+    a caller may keep it while the support stays (:func:`overturned`).
+
+    In Python floats: the operations, in their order, of the frame
+    (:func:`~balance3d.physics.statics.tangents`) and of :func:`numerics.matmul`
+    and the (E, 3) array arithmetic on the few points of a support."""
+    n = tuple(float(v) for v in normal)
+    t1 = _cross(n, (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0))
+    length = _norm(*t1)
+    t1 = (t1[0] / length, t1[1] / length, t1[2] / length)
+    t2 = _cross(n, t1)
+    points = np.asarray(supports, float).tolist()
+    ox, oy, oz = points[0]
+    flat = [((x - ox) * t1[0] + (y - oy) * t1[1] + (z - oz) * t1[2],
+             (x - ox) * t2[0] + (y - oy) * t2[1] + (z - oz) * t2[2]) for x, y, z in points]
+    hull = planar.convex_hull(flat).tolist()
     if len(hull) < 3:
         return None
-    inside = supports[0] + numerics.matmul(np.array(planar.centroid(hull)), frame)
-    a = numerics.matmul(hull, frame) + supports[0]
-    u = np.roll(a, -1, axis=0) - a
-    u /= numerics.norm(u)[:, None]
-    u *= np.where(numerics.dot(cross(u, inside - a), normal) < 0.0, -1.0, 1.0)[:, None]
-    return a, u
+
+    def lifted(p: tuple[float, float]) -> tuple[float, float, float]:
+        """A point of the support's plane, in world axes."""
+        return (p[0] * t1[0] + p[1] * t2[0] + ox, p[0] * t1[1] + p[1] * t2[1] + oy,
+                p[0] * t1[2] + p[1] * t2[2] + oz)
+
+    inside = lifted(planar.centroid(hull))
+    corners = [lifted(p) for p in hull]
+    directions = []
+    for a, b in zip(corners, corners[1:] + corners[:1]):
+        u = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        length = _norm(*u)
+        u = (u[0] / length, u[1] / length, u[2] / length)
+        c = _cross(u, (inside[0] - a[0], inside[1] - a[1], inside[2] - a[2]))
+        sign = -1.0 if c[0] * n[0] + c[1] * n[1] + c[2] * n[2] < 0.0 else 1.0
+        directions.append((u[0] * sign, u[1] * sign, u[2] * sign))
+    return np.array(corners), np.array(directions)
+
+
+def _cross(a, b) -> tuple[float, float, float]:
+    """``a x b`` of two 3-vectors: the products and differences of
+    :func:`~balance3d.physics.statics.cross`."""
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
 def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray,

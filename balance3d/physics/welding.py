@@ -245,14 +245,16 @@ class Welds:
         s = w.settings
         now = w.time
         self.dirty = False
-        awake = {b.name for b in w.bodies() if not b.static and not b.welded}
-        for name in awake:
-            (vx, vy, vz), (ax, ay, az) = self.engine.velocity(w.body(name).uid)
-            if (math.sqrt(vx * vx + vy * vy + vz * vz) < s.rest_linear_speed
-                    and math.sqrt(ax * ax + ay * ay + az * az) < s.rest_angular_speed):
-                self.still_since.setdefault(name, now)
+        records = [b for b in w.bodies() if not b.static and not b.welded]
+        awake = {b.name for b in records}
+        linear, angular = s.rest_linear_speed, s.rest_angular_speed
+        for b, ((vx, vy, vz), (ax, ay, az)) in zip(
+                records, self.engine.velocities([b.uid for b in records])):
+            if (math.sqrt(vx * vx + vy * vy + vz * vz) < linear
+                    and math.sqrt(ax * ax + ay * ay + az * az) < angular):
+                self.still_since.setdefault(b.name, now)
             else:
-                self.still_since.pop(name, None)
+                self.still_since.pop(b.name, None)
         resting_all = {n for n in awake
                        if now - self.still_since.get(n, math.inf) >= s.weld_time - 1e-9}
         if not resting_all and not self.welded:
