@@ -261,23 +261,32 @@ class ImpactCheck:
         """The :class:`~balance3d.physics.impacts.EdgeTerms` about the support
         ``edges`` of the welded set ``key`` (kept with its support) and of the
         ``acting`` landing bodies (``movers``: them as rigid bodies), in name order."""
+        landing = sorted(set(acting) - key)
         kept = self.terms.get(key)
         if kept is None:
             names = sorted(key)
             for name in names:
                 if name not in self.rigid:
                     self.rigid[name] = self._rigid(name)
-            kept = dict(zip(names, edge_terms([self.rigid[n] for n in names], edges)))
+            # one call for both: each body's terms are the same bits either way
+            found = edge_terms([self.rigid[n] for n in names] + [movers[n] for n in landing],
+                               edges)
+            kept = dict(zip(names, found))
             self.terms[key] = kept
-        landing = sorted(set(acting) - key)
-        terms = dict(zip(landing, edge_terms([movers[n] for n in landing], edges)))
+            terms = dict(zip(landing, found[len(names):]))
+        else:
+            terms = dict(zip(landing, edge_terms([movers[n] for n in landing], edges)))
         terms.update(kept)
         return [terms[name] for name in sorted(terms)]
 
     def _rigid(self, name: str) -> RigidBody:
-        """Body ``name`` as a rigid body in world axes (for the impact check)."""
+        """Body ``name`` as a rigid body in world axes (for the impact check): its
+        inertia R diag(I) R^T, in Python floats with the products and sums of
+        :func:`numerics.matmul`, in their order."""
         part = self._part(name)
         position, orientation = self.world.pose(name)
-        rot = quat_matrix(orientation)
-        return RigidBody(part.mass, np.asarray(position, float),
-                         numerics.matmul(rot * part.inertia, rot.T))
+        rot = quat_matrix(orientation).tolist()
+        moments = np.asarray(part.inertia, float).tolist()
+        scaled = [[row[k] * moments[k] for k in range(3)] for row in rot]
+        inertia = [[a[0] * b[0] + a[1] * b[1] + a[2] * b[2] for b in rot] for a in scaled]
+        return RigidBody(part.mass, np.asarray(position, float), np.array(inertia))
