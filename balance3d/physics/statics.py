@@ -18,6 +18,7 @@ Units: metres, kilograms, newtons.
 """
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 
@@ -388,6 +389,30 @@ def residuals(bodies: list[StaticsBody], points: np.ndarray, forces: np.ndarray,
             net_torque[i] += cross(np.subtract(point, b.com), np.asarray(load, float))
             length = max(length, numerics.norm3(np.subtract(point, b.com)))
     return numerics.norm(net_force), numerics.norm(net_torque), length
+
+
+def body_residuals(mass: float, com, points, forces, gravity: float
+                   ) -> tuple[float, float, float]:
+    """:func:`residuals` of one body of ``mass`` kg, centre of mass ``com`` (3,) m,
+    with no loads, under contact forces ``forces`` (k, 3) N at ``points`` (k, 3) m
+    (sequences of 3 floats): its net force (N), net torque (N m) and longest lever
+    arm (m, 0.0 without contacts).  In Python floats, with the products and sums of
+    the array arithmetic of :func:`residuals` in their order: the same bits, at a
+    fraction of its cost on one body's few contacts."""
+    cx, cy, cz = (float(v) for v in com)
+    fx, fy, fz = 0.0, 0.0, -mass * gravity
+    tx = ty = tz = 0.0
+    longest = None
+    for (px, py, pz), (gx, gy, gz) in zip(points, forces):
+        ax, ay, az = float(px) - cx, float(py) - cy, float(pz) - cz
+        gx, gy, gz = float(gx), float(gy), float(gz)
+        fx, fy, fz = fx + gx, fy + gy, fz + gz
+        tx, ty, tz = (tx + (ay * gz - az * gy), ty + (az * gx - ax * gz),
+                      tz + (ax * gy - ay * gx))
+        arm = math.sqrt(ax * ax + ay * ay + az * az)
+        longest = arm if longest is None else max(longest, arm)
+    return (math.sqrt(fx * fx + fy * fy + fz * fz), math.sqrt(tx * tx + ty * ty + tz * tz),
+            0.0 if longest is None else longest)
 
 
 def beyond_tolerance(masses: np.ndarray, force: np.ndarray, torque: np.ndarray,
