@@ -184,8 +184,8 @@ class ImpactCheck:
             along *= limit / size
         return push + along
 
-    def _support(self, solve: frozenset, stored) -> tuple:
-        """The support of the welded set ``solve`` from the ``stored`` contacts: its
+    def _support(self, solve: frozenset) -> tuple:
+        """The support of the welded set ``solve`` from the stored contacts: its
         points ((k, 3) m) and their mean unit normal (3,) (None without points), the
         friction coefficient its weakest pair gives, the bodies under it, and its
         :func:`~balance3d.physics.impacts.support_edges`.  Kept per set while the
@@ -199,22 +199,25 @@ class ImpactCheck:
             return known
         limit = self.world.settings.support_min_normal_z
         points, normals, friction, below = [], [], math.inf, set()
-        for ct in stored:
-            if (ct.body_a in solve) == (ct.body_b in solve):
+        for stored in self.graph.pairs.values():
+            # a pair's contacts are all across the set's boundary or none is
+            if not stored or (stored[0].body_a in solve) == (stored[0].body_b in solve):
                 continue
-            upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
-                                    if ct.body_a in solve else
-                                    (ct.body_b, ct.body_a, tuple(-v for v in ct.normal)))
-            below.add(lower)
-            if normal[2] >= limit:
-                points.append(ct.position)
-                normals.append(normal)
-                friction = min(friction, self._part(upper).material.friction
-                               * self._part(lower).material.friction)
+            for ct in stored:
+                upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
+                                        if ct.body_a in solve else
+                                        (ct.body_b, ct.body_a, tuple(-v for v in ct.normal)))
+                below.add(lower)
+                if normal[2] >= limit:
+                    points.append(ct.position)
+                    normals.append(normal)
+                    friction = min(friction, self._part(upper).material.friction
+                                   * self._part(lower).material.friction)
         unit = edges = None
         if points:
             points = np.asarray(points)
-            normal = numerics.fsum_rows(normals)
+            # exactly rounded sums (numerics.fsum_rows), of Python floats
+            normal = np.array([math.fsum(column) for column in zip(*normals)])
             unit = normal / numerics.norm3(normal)
             edges = support_edges(points, unit)
         known = (points, unit, friction, below, edges)
@@ -231,16 +234,13 @@ class ImpactCheck:
         spin of the mover itself is left out)."""
         w = self.world
         graph = self.graph
-        stored = None
         movers: dict[str, RigidBody] = {}
         solve = graph.closure_up(struck)
         while True:
             acting = {mover: (where, impulse) for mover, target, where, impulse in impulses
                       if target in solve}
             key = frozenset(solve)
-            if key not in self.supports or self.supports_of != graph.geometry:
-                stored = graph.contacts() if stored is None else stored
-            points, normal, friction, below, edges = self._support(key, stored)
+            points, normal, friction, below, edges = self._support(key)
             if normal is None or edges is None:
                 return solve
             for name in acting:
@@ -285,7 +285,7 @@ class ImpactCheck:
         :func:`numerics.matmul`, in their order."""
         part = self._part(name)
         position, orientation = self.world.pose(name)
-        rot = quat_matrix(orientation).tolist()
+        rot = quat_matrix(orientation.tolist()).tolist()     # Python floats: the same bits
         moments = np.asarray(part.inertia, float).tolist()
         scaled = [[row[k] * moments[k] for k in range(3)] for row in rot]
         inertia = [[a[0] * b[0] + a[1] * b[1] + a[2] * b[2] for b in rot] for a in scaled]
