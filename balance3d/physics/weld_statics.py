@@ -67,14 +67,16 @@ class WeldStatics:
         records: list[tuple] = []
         limit = w.settings.support_min_normal_z
         pair_ids: dict[frozenset, int] = {}
-        frictions: dict[tuple[str, str], float] = {}
+        # per (a, b) as given: the pair's friction coefficient and label
+        known_pairs: dict[tuple[str, str], tuple[float, int]] = {}
 
         def add(a, b, position, normal, known=None, distance=0.0):
-            mu = frictions.get((a, b))
-            if mu is None:
-                mu = self._part(a).material.friction * self._part(b).material.friction
-                frictions[a, b] = mu
-            pid = pair_ids.setdefault(frozenset((a, b)), len(pair_ids))
+            pair = known_pairs.get((a, b))
+            if pair is None:
+                pair = (self._part(a).material.friction * self._part(b).material.friction,
+                        pair_ids.setdefault(frozenset((a, b)), len(pair_ids)))
+                known_pairs[a, b] = pair
+            mu, pid = pair
             # Python floats: the same values as given, for the program and the records
             position, normal = tuple(map(float, position)), tuple(map(float, normal))
             contacts.append(StaticsContact(index[a], index.get(b, -1), position, normal, mu,

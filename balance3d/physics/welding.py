@@ -276,7 +276,7 @@ class Welds:
             if not moving:
                 continue
             welded = group & self.welded
-            touching = {n for n in welded if any(frozenset((n, m)) in live for m in moving)}
+            touching = _touching(welded, moving, live)
             touched_now |= touching
             if moving <= resting_all:
                 if self.retry.get(frozenset(group), -math.inf) > now:
@@ -339,8 +339,7 @@ class Welds:
         statics = self.statics
         resting = group - self.welded
         welded = group & self.welded
-        loaded = resting | {n for n in welded
-                            if any(frozenset((n, m)) in contacts for m in resting)}
+        loaded = resting | _touching(welded, resting, contacts)
         if statics.solve_group(group, loaded, set(), contacts) is not None:
             self._weld(resting)
             return True
@@ -391,8 +390,14 @@ class Welds:
         """The welded part of ``group`` under the measured loads of ``moving`` bodies."""
         statics = self.statics
         welded = group & self.welded
-        touched = {n for n in welded if any(frozenset((n, m)) in live for m in moving)}
+        touched = _touching(welded, moving, live)
         if statics.solve_group(welded, touched, moving, live) is not None:
             return
         failing = statics.failing(touched, moving, live)
         self.wake(failing if failing is not None else welded)
+
+
+def _touching(welded: set[str], others: set[str], pairs) -> set[str]:
+    """The bodies of ``welded`` that share a pair of ``pairs`` (frozensets of two
+    names) with a body of ``others`` (none of them welded)."""
+    return {n for pair in pairs if pair & others for n in pair & welded}
