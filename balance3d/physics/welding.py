@@ -390,7 +390,7 @@ class Welds:
         """The welded part of ``group`` under the measured loads of ``moving`` bodies."""
         statics = self.statics
         welded = group & self.welded
-        touched = _touching(welded, moving, live)
+        touched = {n for n in welded if any(frozenset((n, m)) in live for m in moving)}
         if statics.solve_group(welded, touched, moving, live) is not None:
             return
         failing = statics.failing(touched, moving, live)
