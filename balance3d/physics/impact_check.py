@@ -240,7 +240,7 @@ class ImpactCheck:
             acting = {mover: (where, impulse) for mover, target, where, impulse in impulses
                       if target in solve}
             key = frozenset(solve)
-            points, normal, friction, below, edges = self._support(key)
+            _, normal, friction, below, edges = self._support(key)
             if normal is None or edges is None:
                 return solve
             for name in acting:
@@ -257,7 +257,7 @@ class ImpactCheck:
             solve = graph.closure_up(solve | below)
 
     def _terms(self, key: frozenset, edges: tuple, acting: dict,
-               movers: dict[str, RigidBody]) -> list:
+               movers: dict[str, RigidBody]) -> list[EdgeTerms]:
         """The :class:`~balance3d.physics.impacts.EdgeTerms` about the support
         ``edges`` of the welded set ``key`` (kept with its support) and of the
         ``acting`` landing bodies (``movers``: them as rigid bodies), in name order."""

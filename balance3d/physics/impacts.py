@@ -27,6 +27,7 @@ Units: metres, kilograms, seconds, newtons.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -188,9 +189,9 @@ def _norm(x: float, y: float, z: float) -> float:
     return math.sqrt(x * x + y * y + z * z)
 
 
-def impact_on(terms, normal: np.ndarray, friction: float,
-              impulses: list[tuple[np.ndarray, np.ndarray]], gravity: float,
-              edges: tuple[np.ndarray, np.ndarray]) -> tuple[bool, float]:
+def impact_on(terms: list[EdgeTerms] | Callable[[], list[EdgeTerms]], normal: np.ndarray,
+              friction: float, impulses: list[tuple[np.ndarray, np.ndarray]],
+              gravity: float, edges: tuple[np.ndarray, np.ndarray]) -> tuple[bool, float]:
     """:func:`impact` of the rigid set whose bodies' :class:`EdgeTerms` about the
     support ``edges`` (not None) ``terms`` gives, in the set's order: a list, or a
     function that makes it (called only when the impulses do not shift the set).
@@ -202,6 +203,7 @@ def impact_on(terms, normal: np.ndarray, friction: float,
         return True, 0.0
     if callable(terms):
         terms = terms()
+    # the sums in the bodies' order, from 0 as sum() takes them
     mass = sum(t.mass for t in terms)
     x = y = z = 0
     for t in terms:
@@ -221,7 +223,7 @@ def impact_on(terms, normal: np.ndarray, friction: float,
         rx, ry, rz = vx - d * ux, vy - d * uy, vz - d * uz
         d = 0.0 * ux + 0.0 * uy + 1.0 * uz
         hx, hy, hz = 0.0 - d * ux, 0.0 - d * uy, 1.0 - d * uz
-        gx, gy, gz = down * 0.0, down * 0.0, down * 1.0
+        gx, gy, gz = down * 0.0, down * 0.0, down * 1.0     # the weight, (3,) N
         if ((ry * gz - rz * gy) * ux + (rz * gx - rx * gz) * uy
                 + (rx * gy - ry * gx) * uz) >= 0.0:
             return True, 0.0           # gravity itself turns it over an edge
