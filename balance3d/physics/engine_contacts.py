@@ -61,6 +61,15 @@ class WeldEngine:
         lin, ang = self.world.engine_velocity(uid)
         return tuple(v / c for v in lin), tuple(ang)
 
+    def velocities(self, uids: list[int]) -> list[tuple[Vec3, Vec3]]:
+        """:meth:`velocity` of each body of ``uids``, in their order."""
+        c, read = self._scale(), self.world.engine_velocity
+        out = []
+        for uid in uids:
+            (x, y, z), angular = read(uid)
+            out.append(((x / c, y / c, z / c), angular))
+        return out
+
     def position(self, uid: int) -> Vec3:
         """Body ``uid``'s centre of mass, (3,) m."""
         c = self._scale()

@@ -20,7 +20,8 @@ import numpy as np
 
 from balance3d import numerics
 from balance3d.physics.engine_contacts import ContactPoint, WeldEngine
-from balance3d.physics.impacts import ROCK_TOLERANCE, RigidBody, impact, support_edges
+from balance3d.physics.impacts import (ROCK_TOLERANCE, EdgeTerms, RigidBody, edge_terms,
+                                       impact_on, support_edges)
 from balance3d.physics.patches import quat_matrix
 from balance3d.physics.statics import cross
 from balance3d.physics.weld_graph import WeldGraph
@@ -37,8 +38,9 @@ class ImpactCheck:
     welded body, (3,) m) the welded structure was found to carry since it last
     changed.  Kept while the welded structure stays, since welded bodies do not
     move: each welded body as a rigid body (``rigid``), and per set of welded bodies
-    its support (:meth:`_support`) as long as the stored contacts' geometry stays
-    (``supports``, for the graph's ``geometry`` count ``supports_of``)."""
+    its support (:meth:`_support`) and its bodies' terms about the support's edges
+    (``terms``) as long as the stored contacts' geometry stays (``supports``, for
+    the graph's ``geometry`` count ``supports_of``)."""
 
     def __init__(self, world, engine: WeldEngine, graph: WeldGraph,
                  patches: ContactPatches) -> None:
@@ -50,6 +52,7 @@ class ImpactCheck:
         self.carried: dict[frozenset, tuple[float, tuple]] = {}
         self.rigid: dict[str, RigidBody] = {}
         self.supports: dict[frozenset, tuple] = {}
+        self.terms: dict[frozenset, dict[str, EdgeTerms]] = {}
         self.supports_of = -1
 
     def clear(self) -> None:
@@ -63,6 +66,7 @@ class ImpactCheck:
         self.carried.clear()
         self.rigid.clear()
         self.supports.clear()
+        self.terms.clear()
 
     def _part(self, name: str):
         return self.world.body(name).part
@@ -180,36 +184,40 @@ class ImpactCheck:
             along *= limit / size
         return push + along
 
-    def _support(self, solve: frozenset, stored) -> tuple:
-        """The support of the welded set ``solve`` from the ``stored`` contacts: its
+    def _support(self, solve: frozenset) -> tuple:
+        """The support of the welded set ``solve`` from the stored contacts: its
         points ((k, 3) m) and their mean unit normal (3,) (None without points), the
         friction coefficient its weakest pair gives, the bodies under it, and its
         :func:`~balance3d.physics.impacts.support_edges`.  Kept per set while the
         stored contacts' geometry stays."""
         if self.supports_of != self.graph.geometry:
             self.supports.clear()
+            self.terms.clear()
             self.supports_of = self.graph.geometry
         known = self.supports.get(solve)
         if known is not None:
             return known
         limit = self.world.settings.support_min_normal_z
         points, normals, friction, below = [], [], math.inf, set()
-        for ct in stored:
-            if (ct.body_a in solve) == (ct.body_b in solve):
+        for stored in self.graph.pairs.values():
+            # a pair's contacts are all across the set's boundary or none is
+            if not stored or (stored[0].body_a in solve) == (stored[0].body_b in solve):
                 continue
-            upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
-                                    if ct.body_a in solve else
-                                    (ct.body_b, ct.body_a, tuple(-v for v in ct.normal)))
-            below.add(lower)
-            if normal[2] >= limit:
-                points.append(ct.position)
-                normals.append(normal)
-                friction = min(friction, self._part(upper).material.friction
-                               * self._part(lower).material.friction)
+            for ct in stored:
+                upper, lower, normal = ((ct.body_a, ct.body_b, ct.normal)
+                                        if ct.body_a in solve else
+                                        (ct.body_b, ct.body_a, tuple(-v for v in ct.normal)))
+                below.add(lower)
+                if normal[2] >= limit:
+                    points.append(ct.position)
+                    normals.append(normal)
+                    friction = min(friction, self._part(upper).material.friction
+                                   * self._part(lower).material.friction)
         unit = edges = None
         if points:
             points = np.asarray(points)
-            normal = numerics.fsum_rows(normals)
+            # exactly rounded sums (numerics.fsum_rows), of Python floats
+            normal = np.array([math.fsum(column) for column in zip(*normals)])
             unit = normal / numerics.norm3(normal)
             edges = support_edges(points, unit)
         known = (points, unit, friction, below, edges)
@@ -226,32 +234,21 @@ class ImpactCheck:
         spin of the mover itself is left out)."""
         w = self.world
         graph = self.graph
-        stored = None
         movers: dict[str, RigidBody] = {}
         solve = graph.closure_up(struck)
         while True:
             acting = {mover: (where, impulse) for mover, target, where, impulse in impulses
                       if target in solve}
             key = frozenset(solve)
-            if key not in self.supports or self.supports_of != graph.geometry:
-                stored = graph.contacts() if stored is None else stored
-            points, normal, friction, below, edges = self._support(key, stored)
-            if normal is None:
+            _, normal, friction, below, edges = self._support(key)
+            if normal is None or edges is None:
                 return solve
-            bodies = []
-            for name in sorted(solve | set(acting)):
-                if name in solve:
-                    if name not in self.rigid:
-                        self.rigid[name] = self._rigid(name)
-                    bodies.append(self.rigid[name])
-                else:
-                    if name not in movers:
-                        movers[name] = self._rigid(name)
-                    bodies.append(movers[name])
-            if edges is None:
-                return solve
-            tipped, rocked = impact(bodies, points, normal, friction, list(acting.values()),
-                                    w.settings.gravity, edges)
+            for name in acting:
+                if name not in movers:
+                    movers[name] = self._rigid(name)
+            tipped, rocked = impact_on(lambda: self._terms(key, edges, acting, movers),
+                                       normal, friction, list(acting.values()),
+                                       w.settings.gravity, edges)
             if tipped or (rocked >= ROCK_TOLERANCE and len(solve) > 1):
                 return solve
             below = below & graph.welded
@@ -259,10 +256,37 @@ class ImpactCheck:
                 return None
             solve = graph.closure_up(solve | below)
 
+    def _terms(self, key: frozenset, edges: tuple, acting: dict,
+               movers: dict[str, RigidBody]) -> list[EdgeTerms]:
+        """The :class:`~balance3d.physics.impacts.EdgeTerms` about the support
+        ``edges`` of the welded set ``key`` (kept with its support) and of the
+        ``acting`` landing bodies (``movers``: them as rigid bodies), in name order."""
+        landing = sorted(set(acting) - key)
+        kept = self.terms.get(key)
+        if kept is None:
+            names = sorted(key)
+            for name in names:
+                if name not in self.rigid:
+                    self.rigid[name] = self._rigid(name)
+            # one call for both: each body's terms are the same bits either way
+            found = edge_terms([self.rigid[n] for n in names] + [movers[n] for n in landing],
+                               edges)
+            kept = dict(zip(names, found))
+            self.terms[key] = kept
+            terms = dict(zip(landing, found[len(names):]))
+        else:
+            terms = dict(zip(landing, edge_terms([movers[n] for n in landing], edges)))
+        terms.update(kept)
+        return [terms[name] for name in sorted(terms)]
+
     def _rigid(self, name: str) -> RigidBody:
-        """Body ``name`` as a rigid body in world axes (for the impact check)."""
+        """Body ``name`` as a rigid body in world axes (for the impact check): its
+        inertia R diag(I) R^T, in Python floats with the products and sums of
+        :func:`numerics.matmul`, in their order."""
         part = self._part(name)
         position, orientation = self.world.pose(name)
-        rot = quat_matrix(orientation)
-        return RigidBody(part.mass, np.asarray(position, float),
-                         numerics.matmul(rot * part.inertia, rot.T))
+        rot = quat_matrix(orientation.tolist()).tolist()     # Python floats: the same bits
+        moments = np.asarray(part.inertia, float).tolist()
+        scaled = [[row[k] * moments[k] for k in range(3)] for row in rot]
+        inertia = [[a[0] * b[0] + a[1] * b[1] + a[2] * b[2] for b in rot] for a in scaled]
+        return RigidBody(part.mass, np.asarray(position, float), np.array(inertia))

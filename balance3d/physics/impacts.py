@@ -27,12 +27,12 @@ Units: metres, kilograms, seconds, newtons.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from balance3d import numerics, planar
-from balance3d.physics.statics import cross, tangents
 
 
 #: m: a landing that would rock a welded set of several bodies about an edge of its
@@ -64,18 +64,46 @@ def support_edges(supports: np.ndarray, normal: np.ndarray
     convex hull (E edges), a point on it (a (E, 3) m) and its unit direction (u
     (E, 3)), oriented so that turning by +u about it lifts the support's inside;
     None when the points do not span an area.  It depends on the support alone, so
-    a caller may keep it while the support stays (:func:`overturned`)."""
-    frame = np.stack(tangents(normal))
-    flat = numerics.matmul(supports - supports[0], frame.T)
-    hull = planar.convex_hull(flat)
+    a caller may keep it while the support stays (:func:`overturned`).
+
+    In Python floats: the operations, in their order, of the frame
+    (:func:`~balance3d.physics.statics.tangents`) and of :func:`numerics.matmul`
+    and the (E, 3) array arithmetic on the few points of a support."""
+    n = tuple(float(v) for v in normal)
+    t1 = _cross(n, (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0))
+    length = _norm(*t1)
+    t1 = (t1[0] / length, t1[1] / length, t1[2] / length)
+    t2 = _cross(n, t1)
+    points = np.asarray(supports, float).tolist()
+    ox, oy, oz = points[0]
+    flat = [((x - ox) * t1[0] + (y - oy) * t1[1] + (z - oz) * t1[2],
+             (x - ox) * t2[0] + (y - oy) * t2[1] + (z - oz) * t2[2]) for x, y, z in points]
+    hull = planar.convex_hull(flat).tolist()
     if len(hull) < 3:
         return None
-    inside = supports[0] + numerics.matmul(np.array(planar.centroid(hull)), frame)
-    a = numerics.matmul(hull, frame) + supports[0]
-    u = np.roll(a, -1, axis=0) - a
-    u /= numerics.norm(u)[:, None]
-    u *= np.where(numerics.dot(cross(u, inside - a), normal) < 0.0, -1.0, 1.0)[:, None]
-    return a, u
+
+    def lifted(p: tuple[float, float]) -> tuple[float, float, float]:
+        """A point of the support's plane, in world axes."""
+        return (p[0] * t1[0] + p[1] * t2[0] + ox, p[0] * t1[1] + p[1] * t2[1] + oy,
+                p[0] * t1[2] + p[1] * t2[2] + oz)
+
+    inside = lifted(planar.centroid(hull))
+    corners = [lifted(p) for p in hull]
+    directions = []
+    for a, b in zip(corners, corners[1:] + corners[:1]):
+        u = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        length = _norm(*u)
+        u = (u[0] / length, u[1] / length, u[2] / length)
+        c = _cross(u, (inside[0] - a[0], inside[1] - a[1], inside[2] - a[2]))
+        sign = -1.0 if c[0] * n[0] + c[1] * n[1] + c[2] * n[2] < 0.0 else 1.0
+        directions.append((u[0] * sign, u[1] * sign, u[2] * sign))
+    return np.array(corners), np.array(directions)
+
+
+def _cross(a, b) -> tuple[float, float, float]:
+    """``a x b`` of two 3-vectors: the products and differences of
+    :func:`~balance3d.physics.statics.cross`."""
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
 def overturned(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray,
@@ -101,55 +129,128 @@ def impact(bodies: list[RigidBody], supports: np.ndarray, normal: np.ndarray,
     :func:`overturned`): whether they overturn or shift it, and if not, how far (m)
     the rocking they set it to carries a centre of mass of its bodies before it
     falls back (module docstring; 0.0 when nothing turns it up)."""
-    total = sum((j for _, j in impulses), np.zeros(3))
-    into = -numerics.dot3(total, normal)
-    along = numerics.norm3(total + into * normal)
-    if along > friction * max(into, 0.0):
-        return True, 0.0
-    if edges is None:
+    if edges is None and not _shifted(normal, friction, impulses):
         edges = support_edges(supports, normal)
         if edges is None:
             return True, 0.0
+    return impact_on(lambda: edge_terms(bodies, edges), normal, friction, impulses,
+                     gravity, edges)
+
+
+@dataclass(frozen=True)
+class EdgeTerms:
+    """One body of a struck set as :func:`impact_on` needs it about the E edges of
+    its support: ``mass`` kg, centre of mass ``com`` (3,) m (Python floats), its
+    moment of inertia about each edge's axis (``inertia``, E Python floats, kg m^2)
+    and its centre of mass's distance from each axis (``reach`` (E,) m).  A welded
+    body's terms depend on it and the support alone, so a caller may keep them
+    while both stay."""
+
+    mass: float
+    com: tuple[float, float, float]
+    inertia: list[float]
+    reach: np.ndarray
+
+
+def edge_terms(bodies: list[RigidBody], edges: tuple[np.ndarray, np.ndarray]
+               ) -> list[EdgeTerms]:
+    """The :class:`EdgeTerms` of each of ``bodies`` about the support ``edges``
+    (:func:`support_edges`), computed for all of them at once: each body's figures
+    are the same bits whichever bodies are asked with it."""
     a, u = edges
-    mass = sum(b.mass for b in bodies)
-    com = sum(b.mass * b.com for b in bodies) / mass
-    up = np.array([0.0, 0.0, 1.0])
-
-    def across(v: np.ndarray) -> np.ndarray:
-        """(E, 3): ``v`` ((E, 3) or (3,)) less its part along each edge."""
-        return v - numerics.dot(np.broadcast_to(v, u.shape), u)[:, None] * u
-
-    r = across(com - a)
-    vertical = across(up)
-    if np.any(numerics.dot(cross(r, -mass * gravity * up), u) >= 0.0):
-        return True, 0.0               # gravity itself turns it over an edge
-    moment = sum(numerics.dot(cross(p - a, j), u) for p, j in impulses)
+    if not bodies:
+        return []
     masses = np.array([b.mass for b in bodies])
     arms = np.array([b.com for b in bodies])[None, :, :] - a[:, None, :]     # (E, B, 3)
     arms -= numerics.dot(arms, u[:, None, :])[:, :, None] * u[:, None, :]
     tensors = np.array([b.inertia for b in bodies])                         # (B, 3, 3)
     own = numerics.dot(numerics.dot(u[:, None, None, :], tensors[None]), u[:, None, :])
-    inertia = numerics.fsum_rows((own + numerics.dot(arms, arms) * masses).T)    # (E,)
-    lift = (numerics.norm(vertical) * numerics.norm(r)
-            - numerics.dot(vertical, r))
-    energy = np.where(moment > 0.0, moment, 0.0) ** 2 / (2.0 * inertia)
-    if np.any(energy >= mass * gravity * lift):
+    inertia = (own + numerics.dot(arms, arms) * masses).T.tolist()            # (B, E)
+    reach = numerics.norm(arms).T                                            # (B, E)
+    return [EdgeTerms(b.mass, tuple(np.asarray(b.com, float).tolist()), inertia[i], reach[i])
+            for i, b in enumerate(bodies)]
+
+
+def _shifted(normal: np.ndarray, friction: float,
+             impulses: list[tuple[np.ndarray, np.ndarray]]) -> bool:
+    """Whether the total of ``impulses`` along the support plane (unit ``normal``)
+    beats what Coulomb ``friction`` takes from its part into the support."""
+    tx = ty = tz = 0.0
+    for _, (jx, jy, jz) in impulses:
+        tx, ty, tz = tx + float(jx), ty + float(jy), tz + float(jz)
+    nx, ny, nz = (float(v) for v in normal)
+    into = -(tx * nx + ty * ny + tz * nz)
+    along = _norm(tx + into * nx, ty + into * ny, tz + into * nz)
+    return along > friction * max(into, 0.0)
+
+
+def _norm(x: float, y: float, z: float) -> float:
+    """Length of the 3-vector (x, y, z): the bits of :func:`numerics.norm`."""
+    return math.sqrt(x * x + y * y + z * z)
+
+
+def impact_on(terms: list[EdgeTerms] | Callable[[], list[EdgeTerms]], normal: np.ndarray,
+              friction: float, impulses: list[tuple[np.ndarray, np.ndarray]],
+              gravity: float, edges: tuple[np.ndarray, np.ndarray]) -> tuple[bool, float]:
+    """:func:`impact` of the rigid set whose bodies' :class:`EdgeTerms` about the
+    support ``edges`` (not None) ``terms`` gives, in the set's order: a list, or a
+    function that makes it (called only when the impulses do not shift the set).
+
+    Per edge, in Python floats: the operations, in their order, of the (E, 3) array
+    arithmetic that the module docstring's formulas stand for (products and sums
+    of components, IEEE square roots), at a fraction of its cost on a few edges."""
+    if _shifted(normal, friction, impulses):
         return True, 0.0
-    return False, rocking(energy, mass * gravity, vertical, r, numerics.norm(arms))
+    if callable(terms):
+        terms = terms()
+    # the sums in the bodies' order, from 0 as sum() takes them
+    mass = sum(t.mass for t in terms)
+    x = y = z = 0
+    for t in terms:
+        x, y, z = x + t.mass * t.com[0], y + t.mass * t.com[1], z + t.mass * t.com[2]
+    com = (x / mass, y / mass, z / mass)
+    down = -mass * gravity           # N: the weight's z component
+    weight = mass * gravity
+    hits = [(tuple(float(v) for v in p), tuple(float(v) for v in j)) for p, j in impulses]
+    # exactly rounded sums: the same bits in any order
+    inertia = [math.fsum(column) for column in zip(*(t.inertia for t in terms))]
+    energies, heights, levels = [], [], []
+    for (ax, ay, az), (ux, uy, uz), about in zip(edges[0].tolist(), edges[1].tolist(),
+                                                 inertia):
+        # the centre of mass and the vertical across the edge's axis
+        vx, vy, vz = com[0] - ax, com[1] - ay, com[2] - az
+        d = vx * ux + vy * uy + vz * uz
+        rx, ry, rz = vx - d * ux, vy - d * uy, vz - d * uz
+        d = 0.0 * ux + 0.0 * uy + 1.0 * uz
+        hx, hy, hz = 0.0 - d * ux, 0.0 - d * uy, 1.0 - d * uz
+        gx, gy, gz = down * 0.0, down * 0.0, down * 1.0     # the weight, (3,) N
+        if ((ry * gz - rz * gy) * ux + (rz * gx - rx * gz) * uy
+                + (rx * gy - ry * gx) * uz) >= 0.0:
+            return True, 0.0           # gravity itself turns it over an edge
+        moment = 0
+        for (px, py, pz), (jx, jy, jz) in hits:
+            qx, qy, qz = px - ax, py - ay, pz - az
+            moment = moment + ((qy * jz - qz * jy) * ux + (qz * jx - qx * jz) * uy
+                               + (qx * jy - qy * jx) * uz)
+        turn = moment if moment > 0.0 else 0.0
+        energies.append(turn * turn / (2.0 * about))
+        heights.append(_norm(hx, hy, hz) * _norm(rx, ry, rz))
+        levels.append(hx * rx + hy * ry + hz * rz)
+    if any(e >= weight * (h - c) for e, h, c in zip(energies, heights, levels)):
+        return True, 0.0
+    reach = np.array([t.reach for t in terms]).max(axis=0).tolist()
+    return False, rocking(energies, weight, heights, levels, reach)
 
 
-def rocking(energy: np.ndarray, weight: float, vertical: np.ndarray, r: np.ndarray,
-            reach: np.ndarray) -> float:
+def rocking(energy: list[float], weight: float, height: list[float], level: list[float],
+            reach: list[float]) -> float:
     """m: the furthest a rocking carries a centre of mass (module docstring): per
-    support edge (E edges) the set's kinetic energy ``energy`` (E,) J turning it up
-    about the edge, short of tipping, its ``weight`` N, the vertical ``vertical``
-    and its centre of mass ``r`` (E, 3) m across the edge's axis, and the distances
-    ``reach`` (E, B) m of its B bodies' centres of mass from the axis."""
-    height = numerics.norm(vertical) * numerics.norm(r)
-    level = numerics.dot(vertical, r)
+    support edge the set's kinetic energy ``energy`` J turning it up about the edge,
+    short of tipping, its ``weight`` N, ``height`` = H and ``level`` = H cos phi_0
+    (m) of its centre of mass across the edge's axis, and the furthest ``reach`` (m)
+    of its bodies' centres of mass from the axis."""
     furthest = 0.0
-    for e, h, c, far in zip(energy.tolist(), height.tolist(), level.tolist(),
-                            reach.max(axis=1).tolist()):
+    for e, h, c, far in zip(energy, height, level, reach):
         if e <= 0.0 or h <= 0.0:
             continue
         start = math.acos(max(-1.0, min(1.0, c / h)))

@@ -18,6 +18,7 @@ Units: metres, kilograms, newtons.
 """
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 
@@ -83,7 +84,17 @@ def _highs_options() -> highspy.HighsOptions:
     return options
 
 
-_HIGHS_OPTIONS = _highs_options()
+def _attempt_options(presolve: str, strategy: int) -> highspy.HighsOptions:
+    """:func:`_highs_options` for one of :data:`SIMPLEX_ATTEMPTS`."""
+    options = _highs_options()
+    options.presolve = presolve
+    options.simplex_strategy = strategy
+    return options
+
+
+#: HiGHS's options for each try of :data:`SIMPLEX_ATTEMPTS` (made once: setting an
+#: option by name costs more than passing a whole set).
+_ATTEMPT_OPTIONS = {attempt: _attempt_options(*attempt) for attempt in SIMPLEX_ATTEMPTS}
 _STUCK = (highspy.HighsModelStatus.kIterationLimit, highspy.HighsModelStatus.kUnknown)
 _THREAD = threading.local()
 
@@ -113,22 +124,24 @@ def _solve_lp(cost: np.ndarray, matrix: tuple[np.ndarray, np.ndarray, np.ndarray
     as scipy's ``linprog(method="highs")`` would pass it, without its input checks."""
     values, rows, cols = matrix
     n_col, n_row = len(cost), len(row_lower)
-    order = np.lexsort((rows, cols))
-    start = np.concatenate(([0], np.cumsum(np.bincount(cols, minlength=n_col))))
+    # column by column, rows ascending in each: one sort of a key unique per entry
+    order = np.argsort(cols * max(n_row, 1) + rows, kind="stable")
+    start = np.zeros(n_col + 1, np.int32)
+    np.cumsum(np.bincount(cols, minlength=n_col), out=start[1:])
+    index, entries = rows[order].astype(np.int32), values[order]
+    lower, integrality = np.zeros(n_col), np.zeros(n_col, np.int32)
     highs = _highs()
 
     def load(presolve: str, strategy: int) -> bool:
         highs.clear()      # a fresh solver: no basis or state from an earlier program
-        highs.passOptions(_HIGHS_OPTIONS)
-        highs.setOptionValue("presolve", presolve)
-        highs.setOptionValue("simplex_strategy", strategy)
+        highs.passOptions(_ATTEMPT_OPTIONS[presolve, strategy])
         highs.setOptionValue("simplex_iteration_limit",
                              SIMPLEX_ITERATIONS_PER_ROW * max(n_row, 1))
         return highs.passModel(
             n_col, n_row, len(values), int(highspy.MatrixFormat.kColwise),
-            int(highspy.ObjSense.kMinimize), 0.0, cost, np.zeros(n_col), col_upper,
-            row_lower, row_upper, start.astype(np.int32), rows[order].astype(np.int32),
-            values[order], np.zeros(n_col, np.int32)) != highspy.HighsStatus.kError
+            int(highspy.ObjSense.kMinimize), 0.0, cost, lower, col_upper,
+            row_lower, row_upper, start, index, entries,
+            integrality) != highspy.HighsStatus.kError
 
     tried: set[tuple[str, int]] = set()
     status = None
@@ -264,22 +277,18 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
     arms_all = points - coms[owner]
     length_unit = max(float(numerics.norm(arms_all).max()), 1e-6)
 
-    # equilibrium rows (force and torque of each body), as (row, column, value) lists
-    entry_rows, entry_cols, entry_vals = [], [], []
-    columns = np.arange(n_gen)
-    for side, sign in ((owner, 1.0), (other, -1.0)):
-        body_of_gen = side[gen_contact]
-        used = body_of_gen >= 0
-        if not used.any():
-            continue
-        rows = 6 * body_of_gen[used]
-        g = gens[used] * sign
-        arm = points[gen_contact[used]] - coms[body_of_gen[used]]
-        torque = cross(arm, g)
-        for k in range(3):
-            entry_rows += [rows + k, rows + 3 + k]
-            entry_cols += [columns[used], columns[used]]
-            entry_vals += [g[:, k], torque[:, k] / length_unit]
+    # equilibrium rows (force and torque of each body), as (row, column, value)
+    # arrays: each generator pushes its contact's body, and the other body, when in
+    # the problem, the opposite way; its force on a body b on rows 6 b to 6 b + 2, its
+    # torque about b's centre of mass (over length_unit) on 6 b + 3 to 6 b + 5
+    reaction = np.flatnonzero(other[gen_contact] >= 0)
+    columns = np.concatenate([np.arange(n_gen), reaction])
+    pushed = np.concatenate([owner[gen_contact], other[gen_contact[reaction]]])
+    g = np.concatenate([gens * 1.0, gens[reaction] * -1.0])
+    arm = points[gen_contact[columns]] - coms[pushed]
+    entry_rows = [(6 * pushed[:, None] + np.arange(6)).reshape(-1)]
+    entry_cols = [np.repeat(columns, 6)]
+    entry_vals = [np.concatenate([g, cross(arm, g) / length_unit], axis=1).reshape(-1)]
     # each body's weight and loads: its own, then the known contacts' pushes, added
     # one by one in that order
     load_body, load_point, load_force = [], [], []
@@ -326,10 +335,12 @@ def solve_statics(bodies: list[StaticsBody], contacts: list[StaticsContact],
         ub_rows += [row[spread], np.arange(len(pairs))]
         ub_cols += [np.flatnonzero(spread), np.full(len(pairs), n_gen)]
         ub_vals += [-normal_part[spread], np.ones(len(pairs))]
-    for r, k in enumerate(np.flatnonzero(known)):
-        ub_rows.append(np.full(sides, len(pairs) + r))
-        ub_cols.append(np.arange(k * sides, (k + 1) * sides))
-        ub_vals.append(np.ones(sides))
+    # each known contact's friction generators: their weights sum to at most one
+    known_at = np.flatnonzero(known)
+    if n_known:
+        ub_rows.append(np.repeat(len(pairs) + np.arange(n_known), sides))
+        ub_cols.append((known_at[:, None] * sides + np.arange(sides)).reshape(-1))
+        ub_vals.append(np.ones(n_known * sides))
     b_ub = np.concatenate([np.zeros(len(pairs)), np.ones(n_known)])
     objective = np.full(n_gen + 1, TOTAL_FORCE_WEIGHT)
     objective[-1] = -1.0 if pairs else 0.0
@@ -378,6 +389,30 @@ def residuals(bodies: list[StaticsBody], points: np.ndarray, forces: np.ndarray,
             net_torque[i] += cross(np.subtract(point, b.com), np.asarray(load, float))
             length = max(length, numerics.norm3(np.subtract(point, b.com)))
     return numerics.norm(net_force), numerics.norm(net_torque), length
+
+
+def body_residuals(mass: float, com, points, forces, gravity: float
+                   ) -> tuple[float, float, float]:
+    """:func:`residuals` of one body of ``mass`` kg, centre of mass ``com`` (3,) m,
+    with no loads, under contact forces ``forces`` (k, 3) N at ``points`` (k, 3) m
+    (sequences of 3 floats): its net force (N), net torque (N m) and longest lever
+    arm (m, 0.0 without contacts).  In Python floats, with the products and sums of
+    the array arithmetic of :func:`residuals` in their order: the same bits, at a
+    fraction of its cost on one body's few contacts."""
+    cx, cy, cz = (float(v) for v in com)
+    fx, fy, fz = 0.0, 0.0, -mass * gravity
+    tx = ty = tz = 0.0
+    longest = None
+    for (px, py, pz), (gx, gy, gz) in zip(points, forces):
+        ax, ay, az = float(px) - cx, float(py) - cy, float(pz) - cz
+        gx, gy, gz = float(gx), float(gy), float(gz)
+        fx, fy, fz = fx + gx, fy + gy, fz + gz
+        tx, ty, tz = (tx + (ay * gz - az * gy), ty + (az * gx - ax * gz),
+                      tz + (ax * gy - ay * gx))
+        arm = math.sqrt(ax * ax + ay * ay + az * az)
+        longest = arm if longest is None else max(longest, arm)
+    return (math.sqrt(fx * fx + fy * fy + fz * fz), math.sqrt(tx * tx + ty * ty + tz * tz),
+            0.0 if longest is None else longest)
 
 
 def beyond_tolerance(masses: np.ndarray, force: np.ndarray, torque: np.ndarray,

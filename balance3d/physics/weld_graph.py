@@ -34,6 +34,8 @@ class WeldGraph:
         self.edits = 0
         self._edited: dict[str, int] = {}
         self._reset = 0
+        # per body, the bodies it shares a stored pair with (None: to be made again)
+        self._adjacent: dict[str, set[str]] | None = None
 
     def stamp(self, name: str) -> int:
         """The count of :attr:`edits` at the last change of a stored contact of
@@ -42,6 +44,7 @@ class WeldGraph:
 
     def _edit(self, pairs: Iterable[frozenset]) -> None:
         """The stored contacts of ``pairs`` have changed."""
+        self._adjacent = None
         self.edits += 1
         for pair in pairs:
             for name in pair:
@@ -49,6 +52,7 @@ class WeldGraph:
 
     def _reset_all(self) -> None:
         """Every stored contact has changed."""
+        self._adjacent = None
         self.edits += 1
         self._reset = self.edits
         self._edited.clear()
@@ -125,12 +129,13 @@ class WeldGraph:
 
     def neighbours(self, name: str) -> set[str]:
         """Welded bodies sharing a stored pair with ``name``."""
-        out = set()
-        for pair in self.pairs:
-            if name in pair:
-                out |= pair
-        out.discard(name)
-        return out & self.welded
+        if self._adjacent is None:
+            adjacent: dict[str, set[str]] = {}
+            for pair in self.pairs:
+                for one in pair:
+                    adjacent.setdefault(one, set()).update(pair - {one})
+            self._adjacent = adjacent
+        return self._adjacent.get(name, set()) & self.welded
 
     def closure_up(self, names) -> set[str]:
         """``names`` and every welded body resting on them, transitively."""

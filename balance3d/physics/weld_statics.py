@@ -15,7 +15,7 @@ import numpy as np
 from balance3d.physics.engine_contacts import ContactPoint
 from balance3d.physics.load_samples import LoadSamples
 from balance3d.physics.statics import (StaticsBody, StaticsContact, beyond_tolerance,
-                                       residuals, solve_statics)
+                                       body_residuals, solve_statics)
 from balance3d.physics.weld_graph import WeldGraph
 from balance3d.physics.weld_patches import ContactPatches
 from balance3d.physics.weld_state import WeldContact
@@ -40,6 +40,14 @@ class WeldStatics:
     def _part(self, name: str):
         return self.world.body(name).part
 
+    def _com(self, name: str) -> tuple[float, float, float]:
+        """Body ``name``'s centre of mass, (3,) m: the World's ``pose`` position, read
+        without building its arrays."""
+        w = self.world
+        c = w.settings.length_scale
+        x, y, z = w.engine_position(w.body(name).uid)
+        return x / c, y / c, z / c
+
     def problem(self, solve: set[str], loads_from: set[str], live: Live,
                 rigid: set[str] = frozenset(), held: set[str] = frozenset()):
         """The statics problem of the bodies ``solve``, touching as ``live`` says.
@@ -59,14 +67,16 @@ class WeldStatics:
         records: list[tuple] = []
         limit = w.settings.support_min_normal_z
         pair_ids: dict[frozenset, int] = {}
-        frictions: dict[tuple[str, str], float] = {}
+        # per (a, b) as given: the pair's friction coefficient and label
+        known_pairs: dict[tuple[str, str], tuple[float, int]] = {}
 
         def add(a, b, position, normal, known=None, distance=0.0):
-            mu = frictions.get((a, b))
-            if mu is None:
-                mu = self._part(a).material.friction * self._part(b).material.friction
-                frictions[a, b] = mu
-            pid = pair_ids.setdefault(frozenset((a, b)), len(pair_ids))
+            pair = known_pairs.get((a, b))
+            if pair is None:
+                pair = (self._part(a).material.friction * self._part(b).material.friction,
+                        pair_ids.setdefault(frozenset((a, b)), len(pair_ids)))
+                known_pairs[a, b] = pair
+            mu, pid = pair
             # Python floats: the same values as given, for the program and the records
             position, normal = tuple(map(float, position)), tuple(map(float, normal))
             contacts.append(StaticsContact(index[a], index.get(b, -1), position, normal, mu,
@@ -111,7 +121,7 @@ class WeldStatics:
                 normal = tuple(normal.tolist())     # Python floats: the same values
                 for corner in corners.tolist():
                     add(a, b, corner, normal, distance=distance)
-        bodies = [StaticsBody(self._part(n).mass, tuple(w.pose(n)[0]), tuple(loads[n]))
+        bodies = [StaticsBody(self._part(n).mass, self._com(n), tuple(loads[n]))
                   for n in names]
         return bodies, contacts, records
 
@@ -163,12 +173,10 @@ class WeldStatics:
                 if ct.body_b == name:
                     points.append(ct.position)
                     forces.append(tuple(-v for v in ct.force))
-        body = StaticsBody(self._part(name).mass, tuple(self.world.pose(name)[0]))
-        force, torque, length = residuals(
-            [body], np.array(points, float).reshape(-1, 3),
-            np.array(forces, float).reshape(-1, 3), np.zeros(len(points), int),
-            self.world.settings.gravity)
-        known = (stamp, body.mass, float(force[0]), float(torque[0]), length)
+        mass = self._part(name).mass
+        force, torque, length = body_residuals(mass, self._com(name), points, forces,
+                                               self.world.settings.gravity)
+        known = (stamp, mass, force, torque, length)
         self._kept[name] = known
         return known
 

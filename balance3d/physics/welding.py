@@ -245,14 +245,16 @@ class Welds:
         s = w.settings
         now = w.time
         self.dirty = False
-        awake = {b.name for b in w.bodies() if not b.static and not b.welded}
-        for name in awake:
-            (vx, vy, vz), (ax, ay, az) = self.engine.velocity(w.body(name).uid)
-            if (math.sqrt(vx * vx + vy * vy + vz * vz) < s.rest_linear_speed
-                    and math.sqrt(ax * ax + ay * ay + az * az) < s.rest_angular_speed):
-                self.still_since.setdefault(name, now)
+        records = [b for b in w.bodies() if not b.static and not b.welded]
+        awake = {b.name for b in records}
+        linear, angular = s.rest_linear_speed, s.rest_angular_speed
+        for b, ((vx, vy, vz), (ax, ay, az)) in zip(
+                records, self.engine.velocities([b.uid for b in records])):
+            if (math.sqrt(vx * vx + vy * vy + vz * vz) < linear
+                    and math.sqrt(ax * ax + ay * ay + az * az) < angular):
+                self.still_since.setdefault(b.name, now)
             else:
-                self.still_since.pop(name, None)
+                self.still_since.pop(b.name, None)
         resting_all = {n for n in awake
                        if now - self.still_since.get(n, math.inf) >= s.weld_time - 1e-9}
         if not resting_all and not self.welded:
@@ -274,7 +276,7 @@ class Welds:
             if not moving:
                 continue
             welded = group & self.welded
-            touching = {n for n in welded if any(frozenset((n, m)) in live for m in moving)}
+            touching = _touching(welded, moving, live)
             touched_now |= touching
             if moving <= resting_all:
                 if self.retry.get(frozenset(group), -math.inf) > now:
@@ -337,8 +339,7 @@ class Welds:
         statics = self.statics
         resting = group - self.welded
         welded = group & self.welded
-        loaded = resting | {n for n in welded
-                            if any(frozenset((n, m)) in contacts for m in resting)}
+        loaded = resting | _touching(welded, resting, contacts)
         if statics.solve_group(group, loaded, set(), contacts) is not None:
             self._weld(resting)
             return True
@@ -394,3 +395,9 @@ class Welds:
             return
         failing = statics.failing(touched, moving, live)
         self.wake(failing if failing is not None else welded)
+
+
+def _touching(welded: set[str], others: set[str], pairs) -> set[str]:
+    """The bodies of ``welded`` that share a pair of ``pairs`` (frozensets of two
+    names) with a body of ``others`` (none of them welded)."""
+    return {n for pair in pairs if pair & others for n in pair & welded}
