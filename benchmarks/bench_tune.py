@@ -187,7 +187,8 @@ def timed_run(sweep: Sweep, **engine: Any) -> tuple[Any, dict[str, Any]]:
     busy = (round(100.0 * (after[0] - ticks[0]) / max(1, after[1] - ticks[1]), 1)
             if ticks and after else None)
     return rows, {"runs": len(rows), "wall_s": round(wall, 3),
-                  "runs_per_s": round(len(rows) / wall, 2),
+                  # 4 significant digits: a slow run's rate keeps its precision
+                  "runs_per_s": float(f"{len(rows) / wall:.4g}"),
                   "load_average_before": before, "load_average_after": load(),
                   "machine_busy_pct": busy}
 
