@@ -22,6 +22,9 @@ JUDGE_S = {"tilted": 0.15, "tribalance": 0.15, "tower": 0.3}
 #: Players of the whole planner game timed per game, and its longest wall time (s) on
 #: one core.
 PLANNER_GAME = {"tilted": (4, 60.0), "tribalance": (3, 60.0), "tower": (4, 120.0)}
+#: s, most CPU time of that whole planner game, median over the seeds, where one is
+#: set (Tower's planner was asked to think fast: 4 players within 20 CPU s).
+PLANNER_GAME_CPU = {"tower": 20.0}
 #: Least share of seeded games the planner wins against the random bot, per game.
 PLANNER_WIN_RATE = {"tilted": 0.75, "tribalance": 0.8, "tower": 0.7}
 #: Least parallel efficiency of a tune sweep on 2 cores: the wall time with one worker

@@ -144,3 +144,31 @@ def test_only_tune_with_one_repetition_measures_every_engine_on_the_same_rows(tm
     assert [r["target"] for r in entry["rows"]].count(">= 90%") == 1
     text = readme.read_text(encoding="utf-8")
     assert "parallel efficiency" in text and "`tune`" in text
+
+
+def _fake_game(cpu_s: float):
+    """A played game as benchmarks.play gives one: ``cpu_s`` of CPU, 1 s of wall."""
+    from types import SimpleNamespace
+
+    outcome = SimpleNamespace(termination="all_played", winners=[0])
+    state = SimpleNamespace(turn=10, history=[None] * 10, outcome=outcome)
+    return SimpleNamespace(wall_s=1.0, cpu_s=cpu_s, state=state, moves=[None] * 8)
+
+
+@pytest.mark.parametrize("cpu_s, met", [(19.0, True), (21.0, False)])
+def test_a_planner_game_over_its_cpu_target_is_not_met(monkeypatch, cpu_s, met):
+    """Tower's 4-player planner game is held to its CPU target (20 s, median over the
+    seeds) besides its wall time: a game well within the wall time but over the CPU
+    target is not met; Tilted and Tri-Ba-Lance have no CPU target."""
+    from benchmarks import sections, targets
+
+    monkeypatch.setattr(sections, "play", lambda game, bots, seed: _fake_game(cpu_s))
+    budget = sections.Budget(repeats=1, seconds=1.0, min_wall=0.0, moves=1, seeds=(0, 1, 2),
+                             tune_repetitions=1, tune_pairs=1, welding_states=1,
+                             welding_repeats=1, scaling_repeats=1)
+    rows, _ = sections.run_games(budget)
+    by_game = {r["measure"].split(":")[0]: r for r in rows}
+    assert targets.PLANNER_GAME_CPU == {"tower": 20.0}
+    assert by_game["Tower"]["met"] is met
+    assert by_game["Tower"]["target"] == "<= 120 s each; CPU <= 20 s median"
+    assert by_game["Tilted"]["met"] is True and "CPU" not in by_game["Tilted"]["target"]
