@@ -47,12 +47,17 @@ def scratch_world(state: State) -> World:
     return _THREAD.world
 
 
+def _untouched(lent: object, world: World) -> bool:
+    """Whether this thread's scratch World is still ``world`` as the trial that got
+    it as ``lent`` left it (handed out to nothing since)."""
+    return getattr(_THREAD, "lent", None) is lent and _THREAD.world is world
+
+
 def _trade(lent: object, world: World, theirs: World) -> World | None:
     """``world``, given away for ``theirs`` (a World of the same scene), which
-    becomes this thread's scratch World: when the scratch World is still ``world``
-    as the trial that got it as ``lent`` left it (handed out to nothing since).
-    None (nothing traded) otherwise."""
-    if getattr(_THREAD, "lent", None) is not lent or _THREAD.world is not world:
+    becomes this thread's scratch World, when :func:`_untouched`; None (nothing
+    traded) otherwise."""
+    if not _untouched(lent, world):
         return None
     _THREAD.world, _THREAD.lent = theirs, None
     return world
@@ -72,7 +77,7 @@ class _Trial:
         whether it was (not when the scratch World has been handed out since, nor
         when the turn raises :class:`WorldError`, which the action itself then
         meets)."""
-        if getattr(_THREAD, "lent", None) is not self.lent or _THREAD.world is not self.world:
+        if not _untouched(self.lent, self.world):
             return False
         try:
             verdict = self.turn.run()
